@@ -1,0 +1,154 @@
+package dev.rayscale.events.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.Error;
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.EventType;
+import dev.rayscale.events.RayscaleEvent;
+import dev.rayscale.events.ScaleDecision;
+import java.io.IOException;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Reads and writes one event type as JSON. Reading is strict in what matters and lenient in what
+ * may grow: the document must parse, carry a {@code schemaVersion} this reader knows, and satisfy the
+ * event's JSON Schema; fields the schema does not name are ignored (additive changes keep the version).
+ */
+public final class EventCodec<T extends RayscaleEvent> {
+
+    public static final EventCodec<ClusterSnapshot> SNAPSHOTS = new EventCodec<>(EventType.SNAPSHOT, EventSchemas.shipped());
+    public static final EventCodec<ScaleDecision> DECISIONS = new EventCodec<>(EventType.DECISION, EventSchemas.shipped());
+    public static final EventCodec<ActuationResult> ACTUATIONS = new EventCodec<>(EventType.ACTUATION, EventSchemas.shipped());
+
+    private static final int MAX_REPORTED_ERRORS = 5;
+
+    private final EventType<T> type;
+    private final EventSchemas schemas;
+    private final ObjectMapper mapper = EventJson.mapper();
+
+    public EventCodec(EventType<T> type, EventSchemas schemas) {
+        this.type = type;
+        this.schemas = schemas;
+    }
+
+    public EventType<T> type() {
+        return type;
+    }
+
+    public byte[] encode(T event) {
+        try {
+            return mapper.writeValueAsBytes(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + type.displayName() + " " + event.id(), e);
+        }
+    }
+
+    public String encodeToString(T event) {
+        try {
+            return mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + type.displayName() + " " + event.id(), e);
+        }
+    }
+
+    /** The event as a JSON tree, exactly as {@link #encode} would write it. */
+    public JsonNode toTree(T event) {
+        return mapper.valueToTree(event);
+    }
+
+    /**
+     * Reads an event.
+     *
+     * @throws UnsupportedSchemaVersionException if the document is of a schema version this reader does not know
+     * @throws InvalidEventException if it is not valid JSON or breaks the schema; names the field and the problem
+     */
+    public T decode(byte[] json) {
+        if (json == null || json.length == 0) {
+            throw invalid("$", "the record is empty (a tombstone or a null value is not a " + type.displayName() + ")", null);
+        }
+        JsonNode tree;
+        try {
+            tree = mapper.readTree(json);
+        } catch (IOException e) {
+            throw invalid("$", "not valid JSON: " + rootMessage(e), e);
+        }
+        return decode(tree);
+    }
+
+    public T decode(String json) {
+        return decode(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Reads an event from a parsed document; see {@link #decode(byte[])}. */
+    public T decode(JsonNode tree) {
+        if (tree == null || !tree.isObject()) {
+            throw invalid("$", "expected a JSON object, found " + (tree == null ? "nothing" : tree.getNodeType()), null);
+        }
+        checkVersion(tree.get("schemaVersion"));
+        List<Error> errors = schemas.validate(type, tree);
+        if (!errors.isEmpty()) {
+            Error first = errors.get(0);
+            String others = errors.size() == 1 ? "" : errors.stream().skip(1).limit(MAX_REPORTED_ERRORS)
+                    .map(error -> field(error) + ": " + error.getMessage())
+                    .collect(Collectors.joining("; ", " (also: ", errors.size() > MAX_REPORTED_ERRORS + 1 ? "; ...)" : ")"));
+            throw invalid(field(first), first.getMessage() + others, null);
+        }
+        try {
+            return mapper.treeToValue(tree, type.recordType());
+        } catch (JsonMappingException e) {
+            throw invalid(jsonPath(e.getPath()), rootMessage(e), e);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw invalid("$", rootMessage(e), e);
+        }
+    }
+
+    /** The offending field: for a missing required property, the property itself rather than its parent. */
+    private static String field(Error error) {
+        String location = error.getInstanceLocation().toString();
+        return "required".equals(error.getKeyword()) && error.getProperty() != null
+                ? location + "." + error.getProperty()
+                : location;
+    }
+
+    private void checkVersion(JsonNode version) {
+        if (version == null) {
+            throw invalid("$.schemaVersion", "required property is missing", null);
+        }
+        if (!version.canConvertToExactIntegral() || !version.canConvertToLong()) {
+            throw invalid("$.schemaVersion", "expected an integer, found " + version, null);
+        }
+        if (version.asLong() != type.schemaVersion()) {
+            throw new UnsupportedSchemaVersionException(type.displayName(), "$.schemaVersion", version.asLong(), type.schemaVersion());
+        }
+    }
+
+    private InvalidEventException invalid(String field, String problem, Throwable cause) {
+        return new InvalidEventException(type.displayName(), field, problem, cause);
+    }
+
+    private static String jsonPath(List<JsonMappingException.Reference> path) {
+        StringBuilder result = new StringBuilder("$");
+        for (JsonMappingException.Reference step : path) {
+            if (step.getFieldName() != null) {
+                result.append('.').append(step.getFieldName());
+            } else if (step.getIndex() >= 0) {
+                result.append('[').append(step.getIndex()).append(']');
+            }
+        }
+        return result.toString();
+    }
+
+    /** The innermost message: for a record constructor's check, that is the check's own words. */
+    private static String rootMessage(Throwable error) {
+        Throwable root = error;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root instanceof JsonProcessingException json ? json.getOriginalMessage() : root.getMessage();
+    }
+}

@@ -1,0 +1,31 @@
+package dev.rayscale.events.codec;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+/** The one Jackson configuration for Rayscale events, so that every producer writes the same JSON. */
+public final class EventJson {
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            // Additive schema changes keep the version, so a reader ignores fields it does not know.
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            // Resource amounts are decimals; reading them through double would lose exactness.
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .build();
+
+    private EventJson() {
+    }
+
+    /** A shared, thread-safe mapper. Do not reconfigure it; {@code copy()} it instead. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+}

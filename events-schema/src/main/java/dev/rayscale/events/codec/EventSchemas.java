@@ -1,0 +1,79 @@
+package dev.rayscale.events.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.PathType;
+import dev.rayscale.events.EventType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The JSON Schemas shipped in this jar under {@code schemas/}, compiled once. Schemas refer to each
+ * other by their {@code $id} under {@value #ID_PREFIX}; those ids are served from the jar, never
+ * fetched from the network.
+ */
+public final class EventSchemas {
+
+    public static final String ID_PREFIX = "https://rayscale.dev/";
+    public static final List<String> FILES = List.of(
+            "schemas/common.v1.schema.json",
+            "schemas/cluster-snapshot.v1.schema.json",
+            "schemas/scale-decision.v1.schema.json",
+            "schemas/actuation-result.v1.schema.json");
+
+    private static final EventSchemas SHIPPED = new EventSchemas(UnaryOperator.identity());
+
+    private final Map<EventType<?>, Schema> schemas = new LinkedHashMap<>();
+
+    /**
+     * Compiles the shipped schemas after passing each through {@code edit} (tests use this to check
+     * against a stricter variant).
+     */
+    public EventSchemas(UnaryOperator<JsonNode> edit) {
+        Map<String, String> byId = new LinkedHashMap<>();
+        for (String file : FILES) {
+            JsonNode schema = edit.apply(readResource(file));
+            byId.put(ID_PREFIX + file, schema.toString());
+        }
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                builder -> builder.schemas(byId)
+                        .schemaLoader(loader -> loader.fetchRemoteResources(false))
+                        .schemaRegistryConfig(SchemaRegistryConfig.builder().pathType(PathType.JSON_PATH).build()));
+        for (EventType<?> type : EventType.ALL) {
+            schemas.put(type, registry.getSchema(SchemaLocation.of(ID_PREFIX + type.schemaResource())));
+        }
+    }
+
+    /** The schemas as shipped. */
+    public static EventSchemas shipped() {
+        return SHIPPED;
+    }
+
+    /** Validates {@code document} against the schema of {@code type}; empty means valid. */
+    public List<Error> validate(EventType<?> type, JsonNode document) {
+        return schemas.get(type).validate(document);
+    }
+
+    /** Reads one of the shipped schema files (or any JSON resource of this jar). */
+    public static JsonNode readResource(String path) {
+        try (InputStream in = EventSchemas.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + path + " is missing from the classpath");
+            }
+            return EventJson.mapper().readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package dev.rayscale.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rayscale.events.codec.DecisionDeserializer;
+import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.events.codec.EventSerializer;
+import dev.rayscale.events.codec.InvalidEventException;
+import dev.rayscale.events.codec.SnapshotDeserializer;
+import dev.rayscale.events.codec.SnapshotSerializer;
+import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
+
+class KafkaSerdesTest {
+
+    private final ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(Examples.document(EventType.SNAPSHOT, "walkthrough").toString());
+
+    @Test
+    void serializerWritesCloudEventsBinaryHeaders() {
+        RecordHeaders headers = new RecordHeaders();
+        try (SnapshotSerializer serializer = new SnapshotSerializer()) {
+            serializer.configure(Map.of(EventSerializer.SOURCE_CONFIG, "//rayscale/demand-collector"), false);
+            serializer.serialize(Topics.SNAPSHOTS, headers, snapshot);
+        }
+
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.SPEC_VERSION)).isEqualTo("1.0");
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.ID)).isEqualTo(snapshot.id());
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.TYPE)).isEqualTo("dev.rayscale.snapshot.v1");
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.SOURCE)).isEqualTo("//rayscale/demand-collector");
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.TIME)).isEqualTo("2026-11-30T10:00:05Z");
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.SUBJECT)).isEqualTo("default/raycluster-autoscaler");
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.CONTENT_TYPE)).isEqualTo("application/json");
+    }
+
+    @Test
+    void serializerKeepsCloudEventsHeadersAProducerSetItself() {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(CloudEventHeaders.ID, "mine".getBytes(StandardCharsets.UTF_8));
+        try (SnapshotSerializer serializer = new SnapshotSerializer()) {
+            serializer.serialize(Topics.SNAPSHOTS, headers, snapshot);
+        }
+
+        assertThat(headers.headers(CloudEventHeaders.ID)).hasSize(1);
+        assertThat(CloudEventHeaders.read(headers, CloudEventHeaders.ID)).isEqualTo("mine");
+    }
+
+    @Test
+    void serializedRecordReadsBackEqual() {
+        RecordHeaders headers = new RecordHeaders();
+        byte[] bytes;
+        try (SnapshotSerializer serializer = new SnapshotSerializer()) {
+            bytes = serializer.serialize(Topics.SNAPSHOTS, headers, snapshot);
+        }
+        try (SnapshotDeserializer deserializer = new SnapshotDeserializer()) {
+            assertThat(deserializer.deserialize(Topics.SNAPSHOTS, headers, bytes)).isEqualTo(snapshot);
+        }
+    }
+
+    @Test
+    void deserializerRejectsAnotherEventType() {
+        RecordHeaders headers = new RecordHeaders();
+        byte[] bytes;
+        try (SnapshotSerializer serializer = new SnapshotSerializer()) {
+            bytes = serializer.serialize(Topics.SNAPSHOTS, headers, snapshot);
+        }
+        try (DecisionDeserializer deserializer = new DecisionDeserializer()) {
+            assertThatThrownBy(() -> deserializer.deserialize(Topics.DECISIONS, headers, bytes))
+                    .isExactlyInstanceOf(InvalidEventException.class)
+                    .hasMessage("invalid ScaleDecision: header ce_type: expected dev.rayscale.decision.v1, found dev.rayscale.snapshot.v1");
+        }
+    }
+
+    @Test
+    void deserializerRecognisesANewerVersionFromTheHeader() {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(CloudEventHeaders.TYPE, "dev.rayscale.snapshot.v2".getBytes(StandardCharsets.UTF_8));
+        try (SnapshotDeserializer deserializer = new SnapshotDeserializer()) {
+            assertThatThrownBy(() -> deserializer.deserialize(Topics.SNAPSHOTS, headers, "{}".getBytes(StandardCharsets.UTF_8)))
+                    .isInstanceOfSatisfying(UnsupportedSchemaVersionException.class, e -> assertThat(e.version()).isEqualTo(2));
+        }
+    }
+
+    @Test
+    void nullEventIsANullRecord() {
+        try (SnapshotSerializer serializer = new SnapshotSerializer()) {
+            assertThat(serializer.serialize(Topics.SNAPSHOTS, new RecordHeaders(), null)).isNull();
+        }
+    }
+}

@@ -1,0 +1,10 @@
+package dev.rayscale.actuator;
+
+/** Reactive Messaging channel names, shared with the tests. */
+public final class ActuatorChannels {
+
+    public static final String DECISIONS = "decisions";
+
+    private ActuatorChannels() {
+    }
+}

@@ -1,0 +1,10 @@
+package dev.rayscale.planner;
+
+/** Reactive Messaging channel names, shared with the tests. */
+public final class PlannerChannels {
+
+    public static final String SNAPSHOTS = "snapshots";
+
+    private PlannerChannels() {
+    }
+}
