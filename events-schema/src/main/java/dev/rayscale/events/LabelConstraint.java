@@ -16,7 +16,8 @@ public record LabelConstraint(String key, LabelOperator operator, List<String> v
     }
 
     public boolean matches(Map<String, String> labels) {
-        boolean listed = values.contains(labels.get(key));
+        String value = labels.get(key);
+        boolean listed = value != null && values.contains(value);
         return operator == LabelOperator.IN ? listed : !listed;
     }
 }

@@ -9,6 +9,8 @@ import java.util.Map;
  * @param nodeId the Ray node id, hex
  * @param podName the GCS {@code instance_id}, which on KubeRay is the pod name
  * @param group the GCS {@code ray_node_type_name}: the worker group's name, or the head group's
+ * @param replicaName the multi-host replica the pod belongs to (KubeRay's replica label); absent for
+ *     single-host groups, whose every pod is a replica of its own
  * @param total the node's total resources
  * @param available the part of {@code total} not in use
  * @param idleDurationMs how long the node has been idle, 0 when busy
@@ -17,6 +19,7 @@ import java.util.Map;
 public record RayNode(
         String nodeId,
         String podName,
+        String replicaName,
         String group,
         NodeStatus status,
         Resources total,

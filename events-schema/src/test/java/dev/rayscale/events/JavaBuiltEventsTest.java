@@ -23,9 +23,9 @@ class JavaBuiltEventsTest {
                 new HeadGroup("headgroup", Resources.of("CPU", "0", "memory", "2147483648"), Map.of("zone", "a")),
                 List.of(new WorkerGroup("cpu", 0, 1, 0, 5, 2, Resources.of("CPU", "2"), Map.of("tier", "std"),
                         List.of("batch-cpu-1"), 45L, false)),
-                List.of(new RayNode("ab12", "batch-cpu-1", "cpu", NodeStatus.IDLE, Resources.of("CPU", "2"),
+                List.of(new RayNode("ab12", "batch-cpu-1", null, "cpu", NodeStatus.IDLE, Resources.of("CPU", "2"),
                         Resources.of("CPU", "2"), 5_000, Map.of("tier", "std"), "10.0.0.1", List.of())),
-                List.of(new PendingPod("batch-cpu-2", "cpu", "Pending", "Unschedulable", NOW.minusSeconds(30))),
+                List.of(new PendingPod("batch-cpu-2", null, "cpu", "Pending", "Unschedulable", NOW.minusSeconds(30))),
                 new Demand(
                         List.of(new TaskDemand(Resources.of("CPU", "0.5"), 7, List.of(new LabelSelector(
                                 List.of(new LabelConstraint("tier", LabelOperator.NOT_IN, List.of("spot"))))))),

@@ -1,0 +1,88 @@
+package dev.rayscale.planner.core;
+
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.GroupTarget;
+import dev.rayscale.events.PendingLaunch;
+import dev.rayscale.events.PlannerInfo;
+import dev.rayscale.events.ScaleDecision;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/** Turns a finished plan into the decision event. Its id is derived from its inputs, so a replay reproduces it. */
+final class DecisionWriter {
+
+    private DecisionWriter() {
+    }
+
+    /** How far a plan went: all the way, only holding the size (minReplicas still apply), or not at all. */
+    enum Mode {
+        ACTIVE,
+        HOLD,
+        FROZEN
+    }
+
+    static ScaleDecision write(Plan plan, Mode mode, String version) {
+        boolean holding = mode != Mode.ACTIVE;
+        ClusterSnapshot snapshot = plan.snapshot;
+        String policyHash = plan.policy.hash(snapshot);
+        List<GroupTarget> targets = new ArrayList<>();
+        List<PendingLaunch> launches = new ArrayList<>();
+        List<String> reasons = new ArrayList<>(plan.reasons);
+        for (Group group : plan.groups) {
+            int current = group.spec.replicas();
+            int target = target(group, mode);
+            targets.add(new GroupTarget(group.name, group.spec.index(), current, target, group.spec.workersToDelete(),
+                    holding ? List.of() : group.deletions, group.notes));
+            int requested = Math.max(0, target * group.hosts - Math.max(current * group.hosts, group.liveNodes));
+            int pending = holding ? 0 : group.liveNodes - group.registeredNodes + Math.max(0, current * group.hosts - group.liveNodes);
+            if (requested > 0 || pending > 0) {
+                launches.add(new PendingLaunch(group.name, requested, pending));
+            }
+            if (target != current) {
+                reasons.add(group.name + ": " + current + " -> " + target + " replicas" + because(group, current, target, holding));
+            }
+        }
+        String id = UUID.nameUUIDFromBytes((snapshot.id() + "|" + policyHash + "|" + version).getBytes(StandardCharsets.UTF_8)).toString();
+        return new ScaleDecision(ScaleDecision.SCHEMA_VERSION, id, snapshot.cluster(), snapshot.id(), snapshot.sequence(),
+                snapshot.sources().kubernetes().resourceVersion(), snapshot.observedAt(),
+                snapshot.observedAt().plus(plan.policy.decisionTtl()), targets, plan.infeasible, launches, plan.stuckPods,
+                reasons, new PlannerInfo(version, policyHash));
+    }
+
+    private static int target(Group group, Mode mode) {
+        if (mode == Mode.FROZEN || group.suspended()) {
+            return group.spec.replicas();
+        }
+        if (mode == Mode.HOLD) {
+            return Math.max(group.spec.replicas(), group.min());
+        }
+        return group.plannedSize();
+    }
+
+    private static String because(Group group, int current, int target, boolean holding) {
+        List<String> parts = new ArrayList<>();
+        if (current < group.min()) {
+            parts.add("minReplicas " + group.min());
+        }
+        if (!holding) {
+            if (current > group.max()) {
+                parts.add("maxReplicas " + group.max());
+            }
+            addPart(parts, group.added(Group.Need.CONSTRAINTS), "for request_resources");
+            addPart(parts, group.added(Group.Need.GANGS), "for placement groups");
+            addPart(parts, group.added(Group.Need.TASKS), "for pending tasks");
+            if (group.removedReplicas > 0) {
+                parts.add("-" + group.removedReplicas + " removed");
+            }
+        }
+        return parts.isEmpty() ? "" : " (" + String.join(", ", parts) + ")";
+    }
+
+    private static void addPart(List<String> parts, int replicas, String why) {
+        if (replicas > 0) {
+            parts.add("+" + replicas + " " + why);
+        }
+    }
+}

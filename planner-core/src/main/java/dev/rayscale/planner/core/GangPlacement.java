@@ -1,0 +1,89 @@
+package dev.rayscale.planner.core;
+
+import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.InfeasibleDemand;
+import dev.rayscale.events.PlacementStrategy;
+import dev.rayscale.events.Resources;
+import dev.rayscale.events.ShapeCount;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Placement groups, each all or nothing, in Ray's order: those with more placement constraints
+ * first, then those with more bundles (ties by id, so that input order does not matter).
+ * STRICT_PACK is one merged bundle on one node; STRICT_SPREAD puts every bundle on a different node;
+ * PACK fills nodes in turn; SPREAD uses distinct nodes among those that exist and packs the rest.
+ */
+final class GangPlacement {
+
+    private static final Comparator<GangDemand> RAY_ORDER = Comparator
+            .comparingInt(GangPlacement::constraints).reversed()
+            .thenComparing(Comparator.comparingInt((GangDemand gang) -> gang.bundles().size()).reversed())
+            .thenComparing(GangDemand::id);
+
+    private GangPlacement() {
+    }
+
+    static void apply(Plan plan, Packer packer) {
+        List<GangDemand> gangs = new ArrayList<>(plan.snapshot.demand().gangs());
+        gangs.sort(RAY_ORDER);
+        for (int number = 0; number < gangs.size(); number++) {
+            GangDemand gang = gangs.get(number);
+            Ledger ledger = new Ledger(Pool.DEMAND);
+            List<Request> requests = requests(plan, gang, number);
+            place(gang.strategy(), requests, packer, ledger);
+            Request left = requests.stream().filter(request -> request.count > 0).findFirst().orElse(null);
+            if (left == null) {
+                ledger.commit();
+                continue;
+            }
+            ledger.rollback(plan);
+            Infeasibility.Why why = Infeasibility.of(plan, left.shape, null);
+            plan.infeasible.add(InfeasibleDemand.gang(gang.id(), bundles(gang), why.reason(),
+                    gang.strategy() + " placement group of " + gang.bundles().size() + " bundle(s) cannot be placed whole: " + why.detail()));
+        }
+    }
+
+    private static void place(PlacementStrategy strategy, List<Request> requests, Packer packer, Ledger ledger) {
+        if (strategy == PlacementStrategy.SPREAD) {
+            packer.placeOnKnownNodes(requests, ledger);
+            List<Request> rest = Requests.unspread(requests);
+            packer.placeOnKnownNodes(rest, ledger);
+            packer.openNodes(rest, Group.Need.GANGS, ledger);
+            Requests.settle(requests, rest);
+            return;
+        }
+        packer.placeOnKnownNodes(requests, ledger);
+        packer.openNodes(requests, Group.Need.GANGS, ledger);
+    }
+
+    private static List<Request> requests(Plan plan, GangDemand gang, int number) {
+        return switch (gang.strategy()) {
+            case STRICT_PACK -> new Requests(plan, -1)
+                    .add(gang.bundles().stream().reduce(Resources.NONE, Resources::plus), 1, null).sorted();
+            case STRICT_SPREAD, SPREAD -> bundleRequests(plan, gang, number);
+            case PACK -> bundleRequests(plan, gang, -1);
+        };
+    }
+
+    private static List<Request> bundleRequests(Plan plan, GangDemand gang, int spreadGang) {
+        Requests requests = new Requests(plan, spreadGang);
+        gang.bundles().forEach(bundle -> requests.add(bundle, 1, null));
+        return requests.sorted();
+    }
+
+    /** Bundles of Ray's placement constraints: STRICT_PACK and STRICT_SPREAD carry one per bundle. */
+    private static int constraints(GangDemand gang) {
+        return gang.strategy() == PlacementStrategy.STRICT_PACK || gang.strategy() == PlacementStrategy.STRICT_SPREAD
+                ? gang.bundles().size() : 0;
+    }
+
+    private static List<ShapeCount> bundles(GangDemand gang) {
+        Map<Resources, Long> counts = new LinkedHashMap<>();
+        gang.bundles().forEach(bundle -> counts.merge(bundle, 1L, Long::sum));
+        return counts.entrySet().stream().map(entry -> new ShapeCount(entry.getKey(), entry.getValue())).toList();
+    }
+}

@@ -1,0 +1,192 @@
+package dev.rayscale.planner.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Bin-packing as Ray's autoscaler does it. Requests go, in Ray's order (largest first), first-fit
+ * onto the nodes that exist, then onto the nodes on their way; what is left opens new nodes, one
+ * replica at a time, of the group whose fresh node Ray's score ranks best for the remaining requests
+ * (ties go to the group listed first in the RayCluster).
+ *
+ * <p>Requests are kept grouped by shape: placing {@code n} copies of a shape costs one division per
+ * resource kind, not {@code n} steps. Opening new nodes is batched: while the remaining counts are
+ * large enough that no candidate's fresh-node fill depends on them, every next node would be chosen
+ * and filled identically, so a run of them is opened at once. The result equals opening them one
+ * by one.
+ */
+final class Packer {
+
+    /** New nodes opened for one request list: {@code replicas} replicas of one group, each holding {@code placed}. */
+    record Launch(Group group, long[] placed, List<Node> nodes) {
+    }
+
+    private final Plan plan;
+    private final int gpu;
+
+    Packer(Plan plan) {
+        this.plan = plan;
+        this.gpu = plan.index.gpu();
+    }
+
+    /** Places what it can of {@code requests} onto the nodes that exist and the nodes on their way. */
+    void placeOnKnownNodes(List<Request> requests, Ledger ledger) {
+        firstFit(requests, plan.running, ledger);
+        firstFit(requests, plan.waiting, ledger);
+    }
+
+    void firstFit(List<Request> requests, List<Node> nodes, Ledger ledger) {
+        for (Request request : requests) {
+            for (int i = 0; i < nodes.size() && request.count > 0; i++) {
+                Node node = nodes.get(i);
+                if (!request.allows(node)) {
+                    continue;
+                }
+                long copies = Math.min(request.perNodeLimit(), request.shape.fitCount(node.pool(ledger.pool())));
+                if (copies > 0) {
+                    place(request, node, copies, ledger);
+                }
+            }
+        }
+    }
+
+    /**
+     * Opens new replicas until the requests are placed or no group can take any of them.
+     *
+     * @return the replicas opened, in order
+     */
+    List<Launch> openNodes(List<Request> requests, Group.Need need, Ledger ledger) {
+        List<Launch> launches = new ArrayList<>();
+        boolean batchable = requests.stream().allMatch(request -> request.spreadGang < 0);
+        while (anyLeft(requests)) {
+            Candidate best = null;
+            List<Candidate> candidates = new ArrayList<>();
+            for (Group group : plan.groups) {
+                if (plan.room(group) < 1) {
+                    continue;
+                }
+                Candidate candidate = Candidate.evaluate(group, requests, ledger.pool(), gpu, plan.index.size());
+                if (candidate == null) {
+                    continue;
+                }
+                candidates.add(candidate);
+                if (best == null || candidate.score.compareTo(best.score) > 0) {
+                    best = candidate;
+                }
+            }
+            if (best == null) {
+                break;
+            }
+            int replicas = batchable && best.group.hosts == 1 ? batchSize(best, candidates, requests) : 1;
+            for (int r = 0; r < replicas; r++) {
+                List<Node> hosts = plan.open(best.group, need);
+                ledger.opened(best.group, need, hosts.size());
+                long[] before = counts(requests);
+                firstFit(requests, hosts, ledger);
+                launches.add(new Launch(best.group, difference(before, counts(requests)), hosts));
+            }
+        }
+        return launches;
+    }
+
+    /**
+     * How many replicas of the best group can be opened in a row with the same fill: as long as every
+     * candidate's fill stays saturated (limited by node size, not by the remaining counts), the scores
+     * and the choice cannot change.
+     */
+    private int batchSize(Candidate best, List<Candidate> candidates, List<Request> requests) {
+        for (Candidate candidate : candidates) {
+            if (!candidate.saturated) {
+                return 1;
+            }
+        }
+        long replicas = plan.room(best.group);
+        for (int i = 0; i < requests.size(); i++) {
+            long perReplica = best.placed[i];
+            if (perReplica == 0) {
+                continue;
+            }
+            long largestFill = 0;
+            for (Candidate candidate : candidates) {
+                largestFill = Math.max(largestFill, candidate.placed[i]);
+            }
+            replicas = Math.min(replicas, (requests.get(i).count - largestFill) / perReplica + 1);
+        }
+        return (int) Math.max(1, replicas);
+    }
+
+    private void place(Request request, Node node, long copies, Ledger ledger) {
+        ledger.took(node, request.shape, copies);
+        request.count -= copies;
+        if (request.spreadGang >= 0) {
+            node.lastGang = request.spreadGang;
+        }
+    }
+
+    static boolean anyLeft(List<Request> requests) {
+        for (Request request : requests) {
+            if (request.count > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static long[] counts(List<Request> requests) {
+        long[] counts = new long[requests.size()];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = requests.get(i).count;
+        }
+        return counts;
+    }
+
+    private static long[] difference(long[] before, long[] after) {
+        long[] placed = new long[before.length];
+        for (int i = 0; i < placed.length; i++) {
+            placed[i] = before[i] - after[i];
+        }
+        return placed;
+    }
+
+    /** A fresh node of one group, filled greedily with the remaining requests, and its score. */
+    private record Candidate(Group group, long[] placed, Score score, boolean saturated) {
+
+        static Candidate evaluate(Group group, List<Request> requests, Pool pool, int gpu, int kinds) {
+            long[] available = group.nodeResources.clone();
+            long[] placed = new long[requests.size()];
+            boolean[] requestedKinds = new boolean[kinds];
+            boolean gpuRequested = false;
+            boolean saturated = true;
+            boolean any = false;
+            int spreadPlaced = -1;
+            for (int i = 0; i < placed.length; i++) {
+                Request request = requests.get(i);
+                if (request.count <= 0 || !request.allows(group) || request.spreadGang >= 0 && request.spreadGang == spreadPlaced) {
+                    continue;
+                }
+                long room = request.spreadGang < 0 ? request.shape.fitCount(available) : Math.min(1, request.shape.fitCount(available));
+                long copies = Math.min(request.count, room);
+                if (copies <= 0) {
+                    continue;
+                }
+                if (room > request.count) {
+                    saturated = false;
+                }
+                request.shape.take(available, copies);
+                placed[i] = copies;
+                if (request.spreadGang >= 0) {
+                    spreadPlaced = request.spreadGang;
+                }
+                any = true;
+                for (int kind : request.shape.kinds) {
+                    requestedKinds[kind] = true;
+                }
+                gpuRequested |= request.shape.needs(gpu);
+            }
+            if (!any) {
+                return null;
+            }
+            return new Candidate(group, placed, Score.of(group.nodeResources, available, requestedKinds, gpuRequested, gpu), saturated);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.rayscale.planner.core;
+
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.SourceStatus;
+
+/**
+ * The scaling planner: one cluster snapshot in, one scale decision out. Pure and deterministic: it
+ * reads no clock (its "now" is the snapshot's observedAt) and does no I/O, so the same snapshot and
+ * settings always give the same decision, ties included, and replaying the snapshot topic
+ * reproduces every decision.
+ *
+ * <p>The steps follow Ray's autoscaler (python/ray/autoscaler/v2/scheduler.py), in its order:
+ * <ol>
+ *   <li>hold the current size if the Ray or Kubernetes state is unknown (minReplicas still apply);</li>
+ *   <li>minReplicas (KubeRay creates them from the clamped replicas), then maxReplicas and the
+ *       cluster-wide worker cap, shrinking by pods not yet running and idle nodes only;</li>
+ *   <li>pods waiting too long for a node are reported, and replaced if the policy says so;</li>
+ *   <li>{@code request_resources} constraints against total capacity, all or nothing;</li>
+ *   <li>placement groups, each all or nothing;</li>
+ *   <li>tasks and actors, first-fit onto existing then pending nodes, then new nodes chosen by Ray's
+ *       score, held to the upscaling limits;</li>
+ *   <li>idle replicas past their timeout, longest idle first, down to minReplicas.</li>
+ * </ol>
+ * See {@link Packer} for the packing itself.
+ */
+public final class Planner {
+
+    private final PlannerSettings settings;
+
+    public Planner(PlannerSettings settings) {
+        this.settings = settings;
+    }
+
+    public PlannerSettings settings() {
+        return settings;
+    }
+
+    public ScaleDecision plan(ClusterSnapshot snapshot) {
+        EffectivePolicy policy = EffectivePolicy.of(snapshot.policy(), settings);
+        Plan plan = Plan.of(snapshot, policy);
+        String holdReason = holdReason(snapshot);
+        DecisionWriter.Mode mode = policy.suspended() ? DecisionWriter.Mode.FROZEN
+                : holdReason != null ? DecisionWriter.Mode.HOLD : DecisionWriter.Mode.ACTIVE;
+        if (mode == DecisionWriter.Mode.FROZEN) {
+            plan.reasons.add("the cluster is suspended: no change");
+        } else if (mode == DecisionWriter.Mode.HOLD) {
+            plan.reasons.add("holding the current size: " + holdReason);
+        } else {
+            Packer packer = new Packer(plan);
+            OverCapacity.apply(plan);
+            StuckPods.apply(plan);
+            ConstraintPlacement.apply(plan, packer);
+            GangPlacement.apply(plan, packer);
+            TaskPlacement.apply(plan, packer);
+            IdleScaleDown.apply(plan);
+        }
+        return DecisionWriter.write(plan, mode, settings.version());
+    }
+
+    /** Why the snapshot cannot be trusted to scale on, or null if it can. Unknown is not zero. */
+    private static String holdReason(ClusterSnapshot snapshot) {
+        if (!snapshot.hasRayState()) {
+            return "the Ray GCS could not be read (" + snapshot.sources().gcs().error() + ")";
+        }
+        if (snapshot.sources().kubernetes().status() != SourceStatus.OK) {
+            return "the Kubernetes view is " + snapshot.sources().kubernetes().status().name().toLowerCase()
+                    + " (" + snapshot.sources().kubernetes().error() + ")";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.rayscale.planner.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The planner's own defaults, for what a snapshot's policy leaves open.
+ *
+ * @param decisionTtl how long a decision may be applied after its snapshot was observed
+ * @param maxPendingLaunches cap on worker pods pending at once in one cluster (protects the API server
+ *     and the operator); placement groups, request_resources and min replicas are not held to it
+ * @param pendingPodPatience how long a worker pod may wait for a Kubernetes node before it is reported
+ *     stuck (the cluster-autoscaler's own provisioning limit is 15 minutes)
+ * @param version the planner version written into every decision
+ */
+public record PlannerSettings(Duration decisionTtl, int maxPendingLaunches, Duration pendingPodPatience, String version) {
+
+    public static final Duration DEFAULT_DECISION_TTL = Duration.ofSeconds(30);
+    public static final int DEFAULT_MAX_PENDING_LAUNCHES = 100;
+    public static final Duration DEFAULT_PENDING_POD_PATIENCE = Duration.ofMinutes(15);
+
+    public PlannerSettings {
+        Objects.requireNonNull(decisionTtl, "decisionTtl");
+        Objects.requireNonNull(pendingPodPatience, "pendingPodPatience");
+        Objects.requireNonNull(version, "version");
+        if (decisionTtl.isNegative() || decisionTtl.isZero()) {
+            throw new IllegalArgumentException("decisionTtl must be positive");
+        }
+        if (maxPendingLaunches < 1) {
+            throw new IllegalArgumentException("maxPendingLaunches must be at least 1");
+        }
+    }
+
+    public static PlannerSettings defaults(String version) {
+        return new PlannerSettings(DEFAULT_DECISION_TTL, DEFAULT_MAX_PENDING_LAUNCHES, DEFAULT_PENDING_POD_PATIENCE, version);
+    }
+}
