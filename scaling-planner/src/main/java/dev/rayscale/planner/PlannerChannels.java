@@ -4,6 +4,7 @@ package dev.rayscale.planner;
 public final class PlannerChannels {
 
     public static final String SNAPSHOTS = "snapshots";
+    public static final String DECISIONS = "decisions";
 
     private PlannerChannels() {
     }

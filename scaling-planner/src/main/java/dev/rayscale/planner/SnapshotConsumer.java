@@ -1,26 +1,42 @@
 package dev.rayscale.planner;
 
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.SnapshotDeserializer;
+import dev.rayscale.planner.core.Planner;
 import dev.rayscale.service.EventInbox;
+import dev.rayscale.service.EventOutbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
-/** Reads cluster snapshots from Kafka; what it cannot read goes to {@code rayscale.scaling-planner.dlq}. */
+/**
+ * The planner service: each snapshot from {@code rayscale.snapshots} becomes a decision, published to
+ * {@code rayscale.decisions} when it changes something. A snapshot is acknowledged only once its
+ * decision is on the broker; what cannot be read goes to {@code rayscale.scaling-planner.dlq}.
+ */
 @ApplicationScoped
 public class SnapshotConsumer {
 
     private static final Logger LOG = Logger.getLogger(SnapshotConsumer.class);
 
     private final EventInbox<ClusterSnapshot> inbox;
+    private final EventOutbox<ScaleDecision> outbox;
+    private final Planner planner;
+    private final PlannerMetrics metrics;
 
-    public SnapshotConsumer(MeterRegistry registry) {
+    public SnapshotConsumer(MeterRegistry registry, PlannerConfig config, PlannerMetrics metrics,
+            @Channel(PlannerChannels.DECISIONS) Emitter<ScaleDecision> decisions) {
         this.inbox = new EventInbox<>(new SnapshotDeserializer(), registry, "rayscale.planner.snapshots");
+        this.outbox = new EventOutbox<>(decisions);
+        this.planner = new Planner(config.settings());
+        this.metrics = metrics;
     }
 
     @Incoming(PlannerChannels.SNAPSHOTS)
@@ -29,7 +45,15 @@ public class SnapshotConsumer {
     }
 
     private CompletionStage<Void> plan(ClusterSnapshot snapshot) {
-        LOG.debugf("snapshot %s of %s (sequence %d)", snapshot.id(), snapshot.cluster().id(), snapshot.sequence());
-        return CompletableFuture.completedFuture(null);
+        long start = System.nanoTime();
+        ScaleDecision decision = planner.plan(snapshot);
+        metrics.planned(decision, System.nanoTime() - start);
+        if (!decision.changesAnything()) {
+            LOG.debugf("%s: snapshot %d changes nothing", snapshot.cluster().id(), snapshot.sequence());
+            return CompletableFuture.completedFuture(null);
+        }
+        LOG.infof("%s: decision %s from snapshot %d: %s", snapshot.cluster().id(), decision.id(), snapshot.sequence(),
+                String.join("; ", decision.reasons()));
+        return outbox.publish(decision);
     }
 }

@@ -1,0 +1,55 @@
+package dev.rayscale.planner;
+
+import dev.rayscale.events.InfeasibleDemand;
+import dev.rayscale.events.ScaleDecision;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the planner counts: how long each plan takes, every evaluation by kind (published or not),
+ * and per cluster the demand it could not place.
+ */
+@ApplicationScoped
+public class PlannerMetrics {
+
+    private final MeterRegistry registry;
+    private final Timer planTime;
+    private final Map<String, AtomicLong> infeasible = new ConcurrentHashMap<>();
+
+    public PlannerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.planTime = Timer.builder("rayscale.planner.plan.duration")
+                .description("Time to compute one decision from one snapshot")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(10_000))
+                .maximumExpectedValue(Duration.ofSeconds(1))
+                .register(registry);
+    }
+
+    void planned(ScaleDecision decision, long nanos) {
+        planTime.record(Duration.ofNanos(nanos));
+        registry.counter("rayscale.planner.evaluations", "kind", kind(decision)).increment();
+        long unplaced = decision.infeasible().stream().mapToLong(PlannerMetrics::size).sum();
+        infeasible.computeIfAbsent(decision.cluster().id(), cluster -> registry.gauge("rayscale.planner.infeasible.demand",
+                io.micrometer.core.instrument.Tags.of("cluster", cluster), new AtomicLong())).set(unplaced);
+    }
+
+    /** scale_up, scale_down, mixed, unchanged, or hold (the cluster's state was unknown). */
+    static String kind(ScaleDecision decision) {
+        if (!decision.reasons().isEmpty() && decision.reasons().get(0).startsWith("holding")) {
+            return "hold";
+        }
+        boolean up = decision.groups().stream().anyMatch(g -> g.targetReplicas() > g.currentReplicas());
+        boolean down = decision.groups().stream().anyMatch(g -> g.targetReplicas() < g.currentReplicas() || !g.toDelete().isEmpty());
+        return up && down ? "mixed" : up ? "scale_up" : down ? "scale_down" : "unchanged";
+    }
+
+    private static long size(InfeasibleDemand demand) {
+        return demand.count() != null ? demand.count() : Math.max(1, demand.bundles().size());
+    }
+}

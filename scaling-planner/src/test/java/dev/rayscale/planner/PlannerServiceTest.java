@@ -1,0 +1,123 @@
+package dev.rayscale.planner;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rayscale.events.CloudEventHeaders;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.Topics;
+import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.events.codec.EventSchemas;
+import dev.rayscale.testsupport.KafkaBrokerResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kafka.InjectKafkaCompanion;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+/** The planner service against a real broker: snapshots in, decisions out, poison to the dead-letter topic. */
+@QuarkusTest
+@WithTestResource(KafkaBrokerResource.class)
+class PlannerServiceTest {
+
+    @InjectKafkaCompanion
+    KafkaCompanion kafka;
+
+    @Test
+    void turnsTheWalkthroughSnapshotIntoADecisionForFifteenWorkers() {
+        String cluster = unique("walkthrough");
+        send(snapshot(cluster, 1, 15));
+
+        ConsumerRecord<String, byte[]> record = decisionsFor(cluster, 1).get(0);
+        ScaleDecision decision = EventCodec.DECISIONS.decode(record.value());
+        assertThat(decision.groups()).singleElement().satisfies(group -> {
+            assertThat(group.currentReplicas()).isZero();
+            assertThat(group.targetReplicas()).isEqualTo(15);
+        });
+        assertThat(decision.snapshotSequence()).isEqualTo(1);
+        assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.TYPE)).isEqualTo("dev.rayscale.decision.v1");
+        assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.SOURCE)).isEqualTo("//rayscale.dev/scaling-planner");
+        assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.SUBJECT)).isEqualTo(cluster);
+    }
+
+    @Test
+    void publishesNothingForASnapshotThatChangesNothing() {
+        String cluster = unique("steady");
+        send(snapshot(cluster, 1, 0), snapshot(cluster, 2, 3));
+
+        List<ConsumerRecord<String, byte[]>> decisions = decisionsFor(cluster, 1);
+        assertThat(EventCodec.DECISIONS.decode(decisions.get(0).value()).snapshotSequence())
+                .as("the first decision for the cluster comes from its second snapshot").isEqualTo(2);
+    }
+
+    @Test
+    void sendsPoisonToTheDeadLetterTopicAndGoesOn() {
+        String cluster = unique("after-poison");
+        String poisonKey = unique("poison");
+        kafka.produce(String.class, byte[].class).fromRecords(
+                new ProducerRecord<>(Topics.SNAPSHOTS, poisonKey, "{\"schemaVersion\": 9}".getBytes(StandardCharsets.UTF_8)),
+                new ProducerRecord<>(Topics.SNAPSHOTS, cluster, snapshot(cluster, 1, 2)));
+
+        assertThat(decisionsFor(cluster, 1)).hasSize(1);
+        ConsumerRecord<String, byte[]> dead = kafka.consume(String.class, byte[].class).fromTopics(Topics.deadLetter("scaling-planner"))
+                .awaitRecords(1, Duration.ofSeconds(30)).getRecords().stream()
+                .filter(r -> poisonKey.equals(r.key())).findFirst().orElseThrow();
+        assertThat(CloudEventHeaders.read(dead.headers(), "dead-letter-reason"))
+                .isEqualTo("invalid ClusterSnapshot: $.schemaVersion: schema version 9 is not supported; this reader knows version 1");
+    }
+
+    @Test
+    void exposesHealthAndMetrics() {
+        given().get("/q/health/ready").then().statusCode(200).body(containsString("Kafka"));
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("rayscale_planner_snapshots_total"))
+                .body(containsString("rayscale_planner_plan_duration_seconds"));
+    }
+
+    private void send(byte[]... snapshots) {
+        for (byte[] snapshot : snapshots) {
+            String key = EventCodec.SNAPSHOTS.decode(snapshot).cluster().id();
+            kafka.produce(String.class, byte[].class).fromRecords(new ProducerRecord<>(Topics.SNAPSHOTS, key, snapshot))
+                    .awaitCompletion(Duration.ofSeconds(30));
+        }
+    }
+
+    /** Waits for {@code count} decisions keyed by {@code cluster}, reading the topic from its beginning. */
+    private List<ConsumerRecord<String, byte[]>> decisionsFor(String cluster, int count) {
+        var consumer = kafka.consume(String.class, byte[].class).fromTopics(Topics.DECISIONS);
+        try {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> consumer.getRecords().stream().filter(r -> cluster.equals(r.key())).count() >= count);
+            return consumer.getRecords().stream().filter(r -> cluster.equals(r.key())).toList();
+        } finally {
+            consumer.close();
+        }
+    }
+
+    /** The walk-through snapshot for a cluster of its own, with {@code tasks} pending one-CPU tasks. */
+    private static byte[] snapshot(String cluster, long sequence, int tasks) {
+        ObjectNode document = (ObjectNode) EventSchemas.readResource("examples/cluster-snapshot/walkthrough.json");
+        String[] name = cluster.split("/");
+        document.withObject("cluster").put("namespace", name[0]).put("name", name[1]);
+        document.put("id", cluster + "#" + sequence).put("sequence", sequence);
+        var taskList = document.withObject("demand").withArray("tasks");
+        taskList.removeAll();
+        if (tasks > 0) {
+            taskList.addObject().put("count", tasks).putArray("labelSelectors");
+            ((ObjectNode) taskList.get(0)).putObject("shape").put("CPU", 1);
+        }
+        return document.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String unique(String name) {
+        return "planner-test/" + name + "-" + System.nanoTime();
+    }
+}
