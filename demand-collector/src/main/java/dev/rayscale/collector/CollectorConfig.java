@@ -3,12 +3,68 @@ package dev.rayscale.collector;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /** Everything the demand collector can be told, under {@code rayscale.collector}. */
 @ConfigMapping(prefix = "rayscale.collector")
 public interface CollectorConfig {
 
-    /** A snapshot is published at least this often per cluster, so that idle timers advance. */
+    /** Namespaces to watch for opted-in RayClusters; all namespaces when unset. */
+    Optional<List<String>> namespaces();
+
+    /** How often each cluster's GCS is read. */
+    @WithDefault("1s")
+    Duration pollInterval();
+
+    /** A snapshot is published at least this often per cluster, changed or not, so that idle timers advance. */
     @WithDefault("5s")
     Duration heartbeat();
+
+    /** The pod label that names a multi-host replica (pods of one replica share its value). */
+    @WithDefault("ray.io/worker-group-replica-name")
+    String replicaLabel();
+
+    /** Reading the Ray GCS. */
+    Gcs gcs();
+
+    /** Splitting clusters among collector replicas. */
+    Shard shard();
+
+    interface Gcs {
+
+        /** The GCS port on the head service (KubeRay: 6379); the annotation rayscale.dev/gcs-address overrides host and port. */
+        @WithDefault("6379")
+        int port();
+
+        /** Every GCS call must answer within this time, or the read counts as failed. */
+        @WithDefault("2s")
+        Duration deadline();
+
+        /** At most this many GCS calls in flight at once, over all clusters. */
+        @WithDefault("64")
+        int maxConcurrentCalls();
+
+        /** First wait after a failed read; doubles per consecutive failure. */
+        @WithDefault("1s")
+        Duration backoffInitial();
+
+        /** Longest wait between reads of a failing GCS. */
+        @WithDefault("30s")
+        Duration backoffMax();
+
+        /** Use TLS to the GCS (the annotation rayscale.dev/gcs-tls overrides per cluster). */
+        @WithDefault("false")
+        boolean tls();
+    }
+
+    interface Shard {
+
+        /** How many collector replicas split the clusters (a StatefulSet's replica count). */
+        @WithDefault("1")
+        int count();
+
+        /** This replica's number, 0-based; when unset, the trailing number of the host name (StatefulSet pod name), else 0. */
+        Optional<Integer> ordinal();
+    }
 }

@@ -1,0 +1,58 @@
+package dev.rayscale.collector;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** What the collector counts: GCS polls and their latency, errors by cluster, clusters watched, snapshot lag. */
+@ApplicationScoped
+public class CollectorMetrics {
+
+    private final MeterRegistry registry;
+    private final Timer pollOk;
+    private final Timer pollFailed;
+    private final Timer lag;
+    private final Counter skipped;
+    final AtomicInteger watched = new AtomicInteger();
+    final AtomicInteger misconfigured = new AtomicInteger();
+
+    public CollectorMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.pollOk = pollTimer("ok");
+        this.pollFailed = pollTimer("error");
+        this.lag = Timer.builder("rayscale.collector.snapshot.lag")
+                .description("From reading a cluster's state to its snapshot being on the broker")
+                .publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+        this.skipped = Counter.builder("rayscale.collector.polls.deferred")
+                .description("Polls put off to the next interval because the concurrent-call limit was reached").register(registry);
+        registry.gauge("rayscale.collector.clusters.watched", watched);
+        registry.gauge("rayscale.collector.clusters.misconfigured", misconfigured);
+    }
+
+    private Timer pollTimer(String outcome) {
+        return Timer.builder("rayscale.collector.poll.duration").description("One GetClusterResourceState call to a cluster's GCS")
+                .tag("outcome", outcome).publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+    }
+
+    void polled(String cluster, String errorCode, long nanos) {
+        (errorCode == null ? pollOk : pollFailed).record(Duration.ofNanos(nanos));
+        if (errorCode != null) {
+            registry.counter("rayscale.collector.gcs.errors", "cluster", cluster, "code", errorCode).increment();
+        }
+    }
+
+    void published(Duration sinceObserved) {
+        lag.record(sinceObserved);
+    }
+
+    void deferred() {
+        skipped.increment();
+    }
+
+    Timer lag() {
+        return lag;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.rayscale.collector.assembly;
+
+import dev.rayscale.events.ScalingPolicy;
+import dev.rayscale.events.UpscalingMode;
+import io.ray.v1.RayCluster;
+import io.ray.v1.rayclusterspec.AutoscalerOptions;
+import java.math.BigDecimal;
+import java.util.Map;
+
+/**
+ * A cluster's scaling policy, from KubeRay's {@code autoscalerOptions} and {@code spec.suspend}, plus
+ * Rayscale's own annotations for what KubeRay has no field for.
+ */
+public final class ClusterPolicy {
+
+    public static final String ANNOTATION_PREFIX = "rayscale.dev/";
+    public static final String UPSCALING_SPEED = ANNOTATION_PREFIX + "upscaling-speed";
+    public static final String MAX_WORKERS = ANNOTATION_PREFIX + "max-workers";
+    public static final String MAX_PENDING_LAUNCHES = ANNOTATION_PREFIX + "max-pending-launches";
+    public static final String PENDING_POD_PATIENCE = ANNOTATION_PREFIX + "pending-pod-patience-seconds";
+    public static final String REPLACE_STUCK_PODS = ANNOTATION_PREFIX + "replace-stuck-pods";
+
+    private ClusterPolicy() {
+    }
+
+    public static ScalingPolicy of(RayCluster cluster) {
+        AutoscalerOptions options = cluster.getSpec().getAutoscalerOptions();
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations() == null ? Map.of() : cluster.getMetadata().getAnnotations();
+        return new ScalingPolicy(
+                mode(options),
+                annotation(annotations, UPSCALING_SPEED, BigDecimal::new),
+                options != null && options.getIdleTimeoutSeconds() != null ? options.getIdleTimeoutSeconds()
+                        : ScalingPolicy.DEFAULT_IDLE_TIMEOUT_SECONDS,
+                annotation(annotations, MAX_WORKERS, Integer::valueOf),
+                annotation(annotations, MAX_PENDING_LAUNCHES, Integer::valueOf),
+                annotation(annotations, PENDING_POD_PATIENCE, Long::valueOf),
+                Boolean.parseBoolean(annotations.getOrDefault(REPLACE_STUCK_PODS, "false")),
+                Boolean.TRUE.equals(cluster.getSpec().getSuspend()));
+    }
+
+    private static UpscalingMode mode(AutoscalerOptions options) {
+        if (options == null || options.getUpscalingMode() == null) {
+            return UpscalingMode.DEFAULT;
+        }
+        return switch (options.getUpscalingMode().getValue()) {
+            case "Conservative" -> UpscalingMode.CONSERVATIVE;
+            case "Aggressive" -> UpscalingMode.AGGRESSIVE;
+            default -> UpscalingMode.DEFAULT;
+        };
+    }
+
+    private static <T> T annotation(Map<String, String> annotations, String name, java.util.function.Function<String, T> parse) {
+        String value = annotations.get(name);
+        if (value == null || value.isBlank()) {
+            return null;
+        }
+        try {
+            return parse.apply(value.trim());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("annotation " + name + "='" + value + "' is not valid: " + e.getMessage(), e);
+        }
+    }
+}

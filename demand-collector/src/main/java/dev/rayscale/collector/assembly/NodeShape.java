@@ -1,0 +1,151 @@
+package dev.rayscale.collector.assembly;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.rayscale.events.Quantity;
+import dev.rayscale.events.Resources;
+import dev.rayscale.events.codec.EventJson;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The resources and labels of one node of a group, derived as Ray derives them on KubeRay:
+ * <ul>
+ *   <li>CPU: {@code rayStartParams.num-cpus}, else the Ray container's {@code limits.cpu}, else its
+ *       {@code requests.cpu}, rounded up to whole CPUs;</li>
+ *   <li>GPU: {@code num-gpus}, else the first limit (then request) whose name ends in {@code gpu},
+ *       such as {@code nvidia.com/gpu};</li>
+ *   <li>TPU: {@code google.com/tpu} from limits or requests;</li>
+ *   <li>memory: {@code memory}, else {@code limits.memory}, else {@code requests.memory}, in bytes;</li>
+ *   <li>custom resources from the {@code resources} parameter (a JSON object), then the group's own
+ *       {@code resources} field (KubeRay 1.5+), which wins;</li>
+ *   <li>labels from the {@code labels} parameter ({@code k=v,k2=v2} or JSON), then the group's own
+ *       {@code labels} field.</li>
+ * </ul>
+ * The Ray container is the pod template's first container.
+ */
+public record NodeShape(Resources resources, Map<String, String> labels) {
+
+    private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() { };
+
+    public static NodeShape of(Map<String, String> rayStartParams, PodTemplateSpec template,
+            Map<String, String> groupResources, Map<String, String> groupLabels) {
+        Map<String, String> params = rayStartParams == null ? Map.of() : rayStartParams;
+        ResourceRequirements container = rayContainer(template);
+        Map<String, Quantity> amounts = new TreeMap<>();
+        param(params, "num-cpus").or(() -> k8s(container, "cpu").map(NodeShape::roundUp))
+                .ifPresent(cpu -> amounts.put("CPU", cpu));
+        param(params, "num-gpus").or(() -> gpu(container)).ifPresent(gpu -> amounts.put("GPU", gpu));
+        k8s(container, "google.com/tpu").ifPresent(tpu -> amounts.put("TPU", tpu));
+        param(params, "memory").or(() -> k8s(container, "memory")).ifPresent(memory -> amounts.put("memory", memory));
+        customResources(params.get("resources")).forEach(amounts::put);
+        if (groupResources != null) {
+            groupResources.forEach((name, value) -> amounts.put(name, kubernetesQuantity(value)));
+        }
+        Map<String, String> labels = new TreeMap<>(parseLabels(params.get("labels")));
+        if (groupLabels != null) {
+            labels.putAll(groupLabels);
+        }
+        return new NodeShape(Resources.of(amounts), labels);
+    }
+
+    private static ResourceRequirements rayContainer(PodTemplateSpec template) {
+        if (template == null || template.getSpec() == null || template.getSpec().getContainers() == null
+                || template.getSpec().getContainers().isEmpty()) {
+            return new ResourceRequirements();
+        }
+        Container container = template.getSpec().getContainers().get(0);
+        return container.getResources() == null ? new ResourceRequirements() : container.getResources();
+    }
+
+    private static Optional<Quantity> param(Map<String, String> params, String name) {
+        String value = params.get(name);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(Quantity.parse(unquote(value)));
+    }
+
+    private static Optional<Quantity> k8s(ResourceRequirements requirements, String name) {
+        return amount(requirements.getLimits(), name).or(() -> amount(requirements.getRequests(), name));
+    }
+
+    private static Optional<Quantity> amount(Map<String, io.fabric8.kubernetes.api.model.Quantity> quantities, String name) {
+        if (quantities == null || !quantities.containsKey(name)) {
+            return Optional.empty();
+        }
+        return Optional.of(Quantity.of(io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(quantities.get(name))));
+    }
+
+    private static Optional<Quantity> gpu(ResourceRequirements requirements) {
+        return gpuIn(requirements.getLimits()).or(() -> gpuIn(requirements.getRequests()));
+    }
+
+    private static Optional<Quantity> gpuIn(Map<String, io.fabric8.kubernetes.api.model.Quantity> quantities) {
+        if (quantities == null) {
+            return Optional.empty();
+        }
+        return quantities.keySet().stream().filter(name -> name.endsWith("gpu")).sorted().findFirst()
+                .flatMap(name -> amount(quantities, name));
+    }
+
+    private static Quantity roundUp(Quantity cpu) {
+        return Quantity.of(cpu.ceilWhole());
+    }
+
+    private static Quantity kubernetesQuantity(String value) {
+        return Quantity.of(io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(new io.fabric8.kubernetes.api.model.Quantity(value))
+                .setScale(4, RoundingMode.HALF_EVEN));
+    }
+
+    /** KubeRay passes the resources parameter quoted for the shell: {@code '"{\"TPU\": 4}"'}. */
+    static Map<String, Quantity> customResources(String json) {
+        if (json == null || json.isBlank()) {
+            return Map.of();
+        }
+        try {
+            Map<String, Object> parsed = EventJson.mapper().readValue(unquote(json).replace("\\\"", "\""), JSON_OBJECT);
+            Map<String, Quantity> resources = new LinkedHashMap<>();
+            parsed.forEach((name, value) -> resources.put(name, Quantity.of(new BigDecimal(value.toString()))));
+            return resources;
+        } catch (JsonProcessingException | NumberFormatException e) {
+            throw new IllegalArgumentException("rayStartParams.resources is not a JSON object of amounts: " + json, e);
+        }
+    }
+
+    static Map<String, String> parseLabels(String labels) {
+        if (labels == null || labels.isBlank()) {
+            return Map.of();
+        }
+        String text = unquote(labels).replace("\\\"", "\"").trim();
+        Map<String, String> parsed = new TreeMap<>();
+        if (text.startsWith("{")) {
+            try {
+                EventJson.mapper().readValue(text, JSON_OBJECT).forEach((key, value) -> parsed.put(key, String.valueOf(value)));
+                return parsed;
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("rayStartParams.labels is not valid JSON: " + labels, e);
+            }
+        }
+        for (String pair : text.split(",")) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0) {
+                throw new IllegalArgumentException("rayStartParams.labels entry '" + pair + "' is not key=value");
+            }
+            parsed.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+        }
+        return parsed;
+    }
+
+    private static String unquote(String value) {
+        String text = value.trim();
+        while (text.length() >= 2 && (text.startsWith("'") && text.endsWith("'") || text.startsWith("\"") && text.endsWith("\""))) {
+            text = text.substring(1, text.length() - 1).trim();
+        }
+        return text;
+    }
+}

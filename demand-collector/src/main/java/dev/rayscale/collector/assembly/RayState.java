@@ -1,0 +1,148 @@
+package dev.rayscale.collector.assembly;
+
+import dev.rayscale.events.Demand;
+import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.NodeStatus;
+import dev.rayscale.events.PlacementStrategy;
+import dev.rayscale.events.Quantity;
+import dev.rayscale.events.RayNode;
+import dev.rayscale.events.ResourceConstraint;
+import dev.rayscale.events.Resources;
+import dev.rayscale.events.ShapeCount;
+import dev.rayscale.events.TaskDemand;
+import dev.rayscale.gcs.proto.ClusterResourceConstraint;
+import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.GangResourceRequest;
+import dev.rayscale.gcs.proto.NodeState;
+import dev.rayscale.gcs.proto.PlacementConstraint;
+import dev.rayscale.gcs.proto.ResourceRequest;
+import dev.rayscale.gcs.proto.ResourceRequestByCount;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * What the GCS said, in the snapshot's terms: Ray nodes, and demand grouped by shape.
+ *
+ * <p>Placement groups: the GCS sends only their unplaced bundles; STRICT_PACK bundles carry an
+ * affinity constraint on the label {@code _PG_<id>}, STRICT_SPREAD bundles an anti-affinity one, PACK
+ * and SPREAD none (those two are told apart by the group's details, {@code <id>:<STRATEGY>|<state>},
+ * and read as PACK when the details do not say).
+ */
+public record RayState(long stateVersion, String sessionName, List<RayNode> nodes, Demand demand) {
+
+    private static final String PG_LABEL_PREFIX = "_PG_";
+
+    /**
+     * @param replicaOfPod the multi-host replica name of a pod, or null (from the pods' labels)
+     */
+    public static RayState of(ClusterResourceState state, Function<String, String> replicaOfPod) {
+        List<RayNode> nodes = new ArrayList<>();
+        for (NodeState node : state.getNodeStatesList()) {
+            String pod = node.getInstanceId().isEmpty() ? null : node.getInstanceId();
+            Map<String, String> labels = new TreeMap<>(node.getDynamicLabelsMap());
+            labels.putAll(node.getLabelsMap());
+            nodes.add(new RayNode(HexFormat.of().formatHex(node.getNodeId().toByteArray()), pod,
+                    pod == null ? null : replicaOfPod.apply(pod), node.getRayNodeTypeName().isEmpty() ? "unknown" : node.getRayNodeTypeName(),
+                    status(node), resources(node.getTotalResourcesMap()), resources(node.getAvailableResourcesMap()),
+                    Math.max(0, node.getIdleDurationMs()), labels, node.getNodeIpAddress().isEmpty() ? null : node.getNodeIpAddress(),
+                    node.getNodeActivityList()));
+        }
+        return new RayState(state.getClusterResourceStateVersion(), state.getClusterSessionName(), nodes,
+                new Demand(tasks(state.getPendingResourceRequestsList()), gangs(state.getPendingGangResourceRequestsList()),
+                        constraints(state.getClusterResourceConstraintsList())));
+    }
+
+    private static NodeStatus status(NodeState node) {
+        return switch (node.getStatus()) {
+            case IDLE -> NodeStatus.IDLE;
+            case DRAINING -> NodeStatus.DRAINING;
+            case DEAD -> NodeStatus.DEAD;
+            // UNSPECIFIED is treated as busy: never a reason to remove a node.
+            case RUNNING, UNSPECIFIED, UNRECOGNIZED -> NodeStatus.RUNNING;
+        };
+    }
+
+    private static List<TaskDemand> tasks(List<ResourceRequestByCount> requests) {
+        Map<Resources, Long> counts = new LinkedHashMap<>();
+        for (ResourceRequestByCount request : requests) {
+            if (request.getCount() > 0) {
+                counts.merge(resources(request.getRequest().getResourcesBundleMap()), request.getCount(), Long::sum);
+            }
+        }
+        List<TaskDemand> tasks = new ArrayList<>();
+        counts.forEach((shape, count) -> tasks.add(new TaskDemand(shape, count)));
+        return tasks;
+    }
+
+    private static List<GangDemand> gangs(List<GangResourceRequest> requests) {
+        List<GangDemand> gangs = new ArrayList<>();
+        for (GangResourceRequest gang : requests) {
+            if (gang.getRequestsCount() == 0) {
+                continue;
+            }
+            List<Resources> bundles = gang.getRequestsList().stream().map(request -> resources(request.getResourcesBundleMap())).toList();
+            gangs.add(new GangDemand(gangId(gang), strategy(gang), bundles, gang.getDetails().isEmpty() ? null : gang.getDetails()));
+        }
+        return gangs;
+    }
+
+    private static PlacementStrategy strategy(GangResourceRequest gang) {
+        for (ResourceRequest request : gang.getRequestsList()) {
+            for (PlacementConstraint constraint : request.getPlacementConstraintsList()) {
+                if (constraint.hasAffinity()) {
+                    return PlacementStrategy.STRICT_PACK;
+                }
+                if (constraint.hasAntiAffinity()) {
+                    return PlacementStrategy.STRICT_SPREAD;
+                }
+            }
+        }
+        String details = gang.getDetails();
+        return details.contains(":SPREAD") ? PlacementStrategy.SPREAD : PlacementStrategy.PACK;
+    }
+
+    /** The placement group's id: from its constraint label, else from its details, else a digest of its bundles. */
+    private static String gangId(GangResourceRequest gang) {
+        for (ResourceRequest request : gang.getRequestsList()) {
+            for (PlacementConstraint constraint : request.getPlacementConstraintsList()) {
+                String label = constraint.hasAffinity() ? constraint.getAffinity().getLabelName() : constraint.getAntiAffinity().getLabelName();
+                if (label.startsWith(PG_LABEL_PREFIX)) {
+                    return label.substring(PG_LABEL_PREFIX.length());
+                }
+            }
+        }
+        String details = gang.getDetails();
+        int colon = details.indexOf(':');
+        if (colon > 0) {
+            return details.substring(0, colon);
+        }
+        return "unnamed-" + Integer.toHexString(gang.getRequestsList().hashCode());
+    }
+
+    private static List<ResourceConstraint> constraints(List<ClusterResourceConstraint> constraints) {
+        List<ResourceConstraint> result = new ArrayList<>();
+        for (ClusterResourceConstraint constraint : constraints) {
+            Map<Resources, Long> counts = new LinkedHashMap<>();
+            constraint.getResourceRequestsList().forEach(request -> {
+                if (request.getCount() > 0) {
+                    counts.merge(resources(request.getRequest().getResourcesBundleMap()), request.getCount(), Long::sum);
+                }
+            });
+            if (!counts.isEmpty()) {
+                result.add(new ResourceConstraint(counts.entrySet().stream().map(e -> new ShapeCount(e.getKey(), e.getValue())).toList()));
+            }
+        }
+        return result;
+    }
+
+    static Resources resources(Map<String, Double> amounts) {
+        Map<String, Quantity> converted = new TreeMap<>();
+        amounts.forEach((name, amount) -> converted.put(name, Quantity.ofDouble(amount)));
+        return Resources.of(converted);
+    }
+}

@@ -1,0 +1,285 @@
+package dev.rayscale.collector;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+import dev.rayscale.events.CloudEventHeaders;
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.HeadGroup;
+import dev.rayscale.events.NodeStatus;
+import dev.rayscale.events.PlacementStrategy;
+import dev.rayscale.events.RayNode;
+import dev.rayscale.events.Resources;
+import dev.rayscale.events.ScalingPolicy;
+import dev.rayscale.events.SourceStatus;
+import dev.rayscale.events.TaskDemand;
+import dev.rayscale.events.Topics;
+import dev.rayscale.events.WorkerGroup;
+import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.testsupport.FakeGcs;
+import dev.rayscale.testsupport.GcsStates;
+import dev.rayscale.testsupport.KafkaBrokerResource;
+import dev.rayscale.testsupport.RayClusterCrd;
+import dev.rayscale.testsupport.RayClusters;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.grpc.Status;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kafka.InjectKafkaCompanion;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.ray.v1.RayCluster;
+import io.ray.v1.rayclusterspec.AuthOptions;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collector with real parts: the fabric8 mock API server (CRUD, KubeRay's CRD registered), a
+ * real Kafka broker, and a fake GCS speaking Ray's gRPC protocol.
+ */
+@QuarkusTest
+@WithTestResource(KafkaBrokerResource.class)
+@WithKubernetesTestServer(crud = true, setup = RayClusterCrd.class)
+class CollectorServiceTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(20);
+    private static final Map<String, Double> ONE_CPU = Map.of("CPU", 1.0);
+
+    @InjectKafkaCompanion
+    KafkaCompanion kafka;
+
+    @Inject
+    KubernetesClient kubernetes;
+
+    @Inject
+    ClusterPoller poller;
+
+    private FakeGcs gcs;
+    private ConsumerTask<String, byte[]> snapshots;
+
+    @BeforeEach
+    void start() {
+        gcs = FakeGcs.start();
+        snapshots = kafka.consume(String.class, byte[].class).fromTopics(Topics.SNAPSHOTS);
+    }
+
+    @AfterEach
+    void stop() {
+        snapshots.close();
+        gcs.close();
+    }
+
+    @Test
+    void publishesTheExactWalkthroughSnapshot() {
+        gcs.serve(GcsStates.state(118)
+                .node("head", "wt-head", "headgroup", dev.rayscale.gcs.proto.NodeStatus.RUNNING,
+                        Map.of("memory", 2147483648.0), Map.of("memory", 2147483648.0), 0)
+                .tasks(ONE_CPU, 15).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("walkthrough")));
+
+        ConsumerRecord<String, byte[]> record = awaitRecord(cluster, s -> true);
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(record.value());
+
+        RayCluster stored = kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).get();
+        ClusterSnapshot expected = new ClusterSnapshot(1, snapshot.id(), snapshot.cluster(), snapshot.sequence(), snapshot.observedAt(),
+                new dev.rayscale.events.SourceHealth(dev.rayscale.events.GcsSource.ok(118, "session_test"),
+                        dev.rayscale.events.KubernetesSource.ok(snapshot.sources().kubernetes().resourceVersion(),
+                                stored.getMetadata().getGeneration() == null ? 0 : stored.getMetadata().getGeneration())),
+                ScalingPolicy.defaults(),
+                new HeadGroup("headgroup", Resources.of("memory", "2147483648"), Map.of()),
+                List.of(new WorkerGroup("small-group", 0, 0, 0, 20, 1, Resources.of("CPU", "1", "memory", "1073741824"), Map.of(),
+                        List.of(), null, false)),
+                List.of(new RayNode(hex("head"), "wt-head", null, "headgroup", NodeStatus.RUNNING, Resources.of("memory", "2147483648"),
+                        Resources.of("memory", "2147483648"), 0, Map.of(), "10.0.0.1", List.of())),
+                List.of(),
+                new dev.rayscale.events.Demand(List.of(new TaskDemand(Resources.of("CPU", "1"), 15)), List.of(), List.of()));
+        assertThat(snapshot).isEqualTo(expected);
+        assertThat(snapshot.cluster().uid()).isEqualTo(stored.getMetadata().getUid());
+        assertThat(record.key()).isEqualTo(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName());
+        assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.TYPE)).isEqualTo("dev.rayscale.snapshot.v1");
+        assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.SOURCE)).isEqualTo("//rayscale.dev/demand-collector");
+    }
+
+    @Test
+    void readsPlacementGroupsCustomResourcesGpusAndMultiHostGroups() {
+        RayCluster cluster = RayClusters.walkthrough("default", unique("mixed"));
+        var groups = cluster.getSpec().getWorkerGroupSpecs();
+        groups.add(RayClusters.group("gpu", 0, 0, 4, Map.of(), Map.of("cpu", "8", "memory", "32Gi", "nvidia.com/gpu", "1")));
+        groups.add(RayClusters.group("accel", 0, 0, 4, Map.of("resources", "'\"{\\\"accel_x\\\": 2}\"'"), Map.of("cpu", "4")));
+        var tpu = RayClusters.group("tpu", 0, 0, 2, Map.of(), Map.of("cpu", "8", "google.com/tpu", "4"));
+        tpu.setNumOfHosts(4);
+        groups.add(tpu);
+        gcs.serve(GcsStates.state(7)
+                .gang("a1", "STRICT_PACK", Map.of("GPU", 1.0), 2)
+                .gang("b2", "STRICT_SPREAD", ONE_CPU, 3)
+                .gang("c3", "PACK", ONE_CPU, 2)
+                .gang("d4", "SPREAD", Map.of("TPU", 4.0), 4)
+                .tasks(Map.of("accel_x", 1.0), 5)
+                .build());
+        create(cluster);
+
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> true).value());
+
+        assertThat(snapshot.workerGroups()).extracting(WorkerGroup::name, WorkerGroup::resources, WorkerGroup::numOfHosts).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("small-group", Resources.of("CPU", "1", "memory", "1073741824"), 1),
+                org.assertj.core.groups.Tuple.tuple("gpu", Resources.of("CPU", "8", "GPU", "1", "memory", "34359738368"), 1),
+                org.assertj.core.groups.Tuple.tuple("accel", Resources.of("CPU", "4", "accel_x", "2"), 1),
+                org.assertj.core.groups.Tuple.tuple("tpu", Resources.of("CPU", "8", "TPU", "4"), 4));
+        assertThat(snapshot.demand().gangs()).extracting(GangDemand::strategy).containsExactly(
+                PlacementStrategy.STRICT_PACK, PlacementStrategy.STRICT_SPREAD, PlacementStrategy.PACK, PlacementStrategy.SPREAD);
+        assertThat(snapshot.demand().tasks()).containsExactly(new TaskDemand(Resources.of("accel_x", "1"), 5));
+    }
+
+    @Test
+    void anUnreachableGcsGivesUnavailableSnapshotsThenRecovers() {
+        gcs.serve(GcsStates.state(1).tasks(ONE_CPU, 2).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("flaky")));
+        awaitRecord(cluster, ClusterSnapshot::hasRayState);
+
+        gcs.fail(Status.UNAVAILABLE.withDescription("connection refused"));
+        ClusterSnapshot down = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> !s.hasRayState()).value());
+        assertThat(down.sources().gcs().status()).isEqualTo(SourceStatus.UNAVAILABLE);
+        assertThat(down.sources().gcs().error()).isEqualTo("UNAVAILABLE: connection refused");
+        assertThat(down.demand()).as("unknown, not empty").isNull();
+        assertThat(down.nodes()).isNull();
+
+        gcs.heal().serve(GcsStates.state(2).tasks(ONE_CPU, 3).build());
+        ClusterSnapshot back = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster,
+                s -> s.hasRayState() && s.sequence() > down.sequence()).value());
+        assertThat(back.demand().tasks()).containsExactly(new TaskDemand(Resources.of("CPU", "1"), 3));
+    }
+
+    @Test
+    void aRayClusterEditReachesTheNextSnapshot() {
+        gcs.serve(GcsStates.state(1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("edited")));
+        awaitRecord(cluster, s -> s.workerGroups().get(0).maxReplicas() == 20);
+
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName())
+                .edit(c -> {
+                    c.getSpec().getWorkerGroupSpecs().get(0).setMaxReplicas(7);
+                    return c;
+                });
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> records(cluster).stream()
+                .anyMatch(s -> s.workerGroups().get(0).maxReplicas() == 7));
+    }
+
+    @Test
+    void aClusterWithInTreeAutoscalingGetsAWarningAndNoSnapshots() {
+        RayCluster fighting = RayClusters.walkthrough("default", unique("fighting"));
+        fighting.getSpec().setEnableInTreeAutoscaling(true);
+        create(fighting);
+        RayCluster fine = create(RayClusters.walkthrough("default", unique("fine")));
+
+        await().atMost(WITHIN).until(() -> warnings(fighting).stream().anyMatch(e -> "InTreeAutoscalingEnabled".equals(e.getReason())));
+        awaitRecord(fine, s -> true);
+        long heartbeatsOfFine = records(fine).size();
+        await().atMost(WITHIN).until(() -> records(fine).size() > heartbeatsOfFine);
+        assertThat(records(fighting)).isEmpty();
+        assertThat(poller.trackedClusters()).doesNotContain(id(fighting));
+    }
+
+    @Test
+    void stopsReadingAClusterThatOptsOut() {
+        gcs.serve(GcsStates.state(1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("leaving")));
+        awaitRecord(cluster, s -> true);
+
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName())
+                .edit(c -> {
+                    c.getMetadata().getAnnotations().remove(RayClusters.OPT_IN);
+                    return c;
+                });
+
+        await().atMost(WITHIN).until(() -> !poller.trackedClusters().contains(id(cluster)));
+        int reads = gcs.reads();
+        // Later rounds run (another cluster, with a GCS of its own, gets snapshots); none reads the leaver's GCS.
+        try (FakeGcs otherGcs = FakeGcs.start()) {
+            RayCluster other = RayClusters.walkthrough("default", unique("other"));
+            other.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", otherGcs.address());
+            create(other);
+            awaitRecord(other, s -> true);
+        }
+        assertThat(gcs.reads()).isEqualTo(reads);
+    }
+
+    @Test
+    void sendsTheClustersTokenWhenAuthIsOn() {
+        String name = unique("secured");
+        kubernetes.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata().withName(name + "-token")
+                .endMetadata().addToData("auth_token", Base64.getEncoder().encodeToString("s3cret".getBytes(StandardCharsets.UTF_8)))
+                .build()).create();
+        gcs.requireToken("s3cret").serve(GcsStates.state(4).build());
+        RayCluster cluster = RayClusters.walkthrough("default", name);
+        AuthOptions auth = new AuthOptions();
+        auth.setMode(AuthOptions.Mode.TOKEN);
+        auth.setSecretName(name + "-token");
+        cluster.getSpec().setAuthOptions(auth);
+        create(cluster);
+
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> true).value());
+
+        assertThat(snapshot.hasRayState()).isTrue();
+        assertThat(gcs.authorizations()).contains("Bearer s3cret");
+    }
+
+    @Test
+    void exposesHealthAndMetrics() {
+        given().get("/q/health/ready").then().statusCode(200).body(containsString("Kubernetes inventory")).body(containsString("Kafka"));
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("rayscale_collector_clusters_watched"))
+                .body(containsString("rayscale_collector_poll_duration_seconds"));
+    }
+
+    private RayCluster create(RayCluster cluster) {
+        cluster.getMetadata().getAnnotations().putIfAbsent("rayscale.dev/gcs-address", gcs.address());
+        return kubernetes.resources(RayCluster.class).inNamespace(cluster.getMetadata().getNamespace()).resource(cluster).create();
+    }
+
+    private ConsumerRecord<String, byte[]> awaitRecord(RayCluster cluster, Predicate<ClusterSnapshot> matching) {
+        String key = id(cluster);
+        await().atMost(WITHIN).until(() -> snapshots.getRecords().stream()
+                .anyMatch(r -> key.equals(r.key()) && matching.test(EventCodec.SNAPSHOTS.decode(r.value()))));
+        return snapshots.getRecords().stream()
+                .filter(r -> key.equals(r.key()) && matching.test(EventCodec.SNAPSHOTS.decode(r.value()))).findFirst().orElseThrow();
+    }
+
+    private List<ClusterSnapshot> records(RayCluster cluster) {
+        String key = id(cluster);
+        return snapshots.getRecords().stream().filter(r -> key.equals(r.key())).map(r -> EventCodec.SNAPSHOTS.decode(r.value())).toList();
+    }
+
+    private List<Event> warnings(RayCluster cluster) {
+        return kubernetes.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> cluster.getMetadata().getName().equals(e.getInvolvedObject().getName()))
+                .filter(e -> "Warning".equals(e.getType())).toList();
+    }
+
+    private static String id(RayCluster cluster) {
+        return cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+    }
+
+    private static String hex(String nodeId) {
+        return java.util.HexFormat.of().formatHex(nodeId.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String unique(String name) {
+        return name + "-" + Long.toHexString(System.nanoTime()).substring(6);
+    }
+}

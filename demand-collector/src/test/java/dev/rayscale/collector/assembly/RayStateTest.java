@@ -1,0 +1,68 @@
+package dev.rayscale.collector.assembly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.NodeStatus;
+import dev.rayscale.events.PlacementStrategy;
+import dev.rayscale.events.RayNode;
+import dev.rayscale.events.Resources;
+import dev.rayscale.events.ShapeCount;
+import dev.rayscale.events.TaskDemand;
+import dev.rayscale.testsupport.GcsStates;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RayStateTest {
+
+    @Test
+    void recoversEveryPlacementStrategyFromTheWireEncoding() {
+        RayState state = RayState.of(GcsStates.state(3)
+                .gang("aa01", "STRICT_PACK", Map.of("CPU", 2.0), 3)
+                .gang("bb02", "STRICT_SPREAD", Map.of("GPU", 1.0), 2)
+                .gang("cc03", "PACK", Map.of("CPU", 1.0), 2)
+                .gang("dd04", "SPREAD", Map.of("CPU", 1.0), 4)
+                .build(), pod -> null);
+
+        assertThat(state.demand().gangs()).extracting(GangDemand::id, GangDemand::strategy).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("aa01", PlacementStrategy.STRICT_PACK),
+                org.assertj.core.groups.Tuple.tuple("bb02", PlacementStrategy.STRICT_SPREAD),
+                org.assertj.core.groups.Tuple.tuple("cc03", PlacementStrategy.PACK),
+                org.assertj.core.groups.Tuple.tuple("dd04", PlacementStrategy.SPREAD));
+        assertThat(state.demand().gangs().get(0).bundles()).containsExactly(
+                Resources.of("CPU", "2"), Resources.of("CPU", "2"), Resources.of("CPU", "2"));
+    }
+
+    @Test
+    void keepsDemandGroupedByShape() {
+        RayState state = RayState.of(GcsStates.state(1)
+                .tasks(Map.of("CPU", 1.0), 60_000)
+                .tasks(Map.of("CPU", 1.0), 40_000)
+                .tasks(Map.of("CPU", 0.5, "accel_x", 1.0), 3)
+                .constraint(Map.of("CPU", 4.0), 10)
+                .build(), pod -> null);
+
+        assertThat(state.demand().tasks()).containsExactly(
+                new TaskDemand(Resources.of("CPU", "1"), 100_000),
+                new TaskDemand(Resources.of("CPU", "0.5", "accel_x", "1"), 3));
+        assertThat(state.demand().constraints()).singleElement()
+                .satisfies(c -> assertThat(c.bundles()).containsExactly(new ShapeCount(Resources.of("CPU", "4"), 10)));
+    }
+
+    @Test
+    void readsNodesWithTheirPodReplicaAndExactAmounts() {
+        RayState state = RayState.of(GcsStates.state(9)
+                .node("n1", "pod-1", "tpu", dev.rayscale.gcs.proto.NodeStatus.IDLE, Map.of("TPU", 4.0, "CPU", 0.1 + 0.2),
+                        Map.of("TPU", 4.0, "CPU", 0.3), 90_000)
+                .node("n2", "pod-2", "tpu", dev.rayscale.gcs.proto.NodeStatus.UNSPECIFIED, Map.of("TPU", 4.0), Map.of(), 0)
+                .build(), pod -> pod.equals("pod-1") ? "slice-0" : null);
+
+        RayNode idle = state.nodes().get(0);
+        assertThat(idle.status()).isEqualTo(NodeStatus.IDLE);
+        assertThat(idle.replicaName()).isEqualTo("slice-0");
+        assertThat(idle.total()).isEqualTo(Resources.of("TPU", "4", "CPU", "0.3"));
+        assertThat(idle.idleDurationMs()).isEqualTo(90_000);
+        assertThat(state.nodes().get(1).status()).as("unknown status is never read as idle").isEqualTo(NodeStatus.RUNNING);
+        assertThat(state.stateVersion()).isEqualTo(9);
+    }
+}

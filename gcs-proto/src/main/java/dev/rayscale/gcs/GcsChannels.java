@@ -1,0 +1,157 @@
+package dev.rayscale.gcs;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.ClientInterceptors;
+import io.grpc.ForwardingClientCall;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.ray.v1.RayCluster;
+import io.ray.v1.rayclusterspec.AuthOptions;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One gRPC channel per cluster to its GCS, at {@code <head-svc>.<namespace>.svc:<port>} (the head
+ * service is {@code headGroupSpec.headService.metadata.name}, else {@code <cluster>-head-svc}), or at
+ * the annotation {@code rayscale.dev/gcs-address}. With KubeRay {@code authOptions.mode: token} the
+ * cluster's token (Secret {@code authOptions.secretName}, else the cluster's name; key
+ * {@code auth_token}) is sent as {@code authorization: Bearer ...}. Channels are non-blocking and
+ * share a small executor: a thousand clusters do not need a thousand threads.
+ */
+public final class GcsChannels implements AutoCloseable {
+
+    public static final String ADDRESS_ANNOTATION = "rayscale.dev/gcs-address";
+    public static final String TLS_ANNOTATION = "rayscale.dev/gcs-tls";
+    static final String TOKEN_KEY = "auth_token";
+    private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+    private record Open(String address, boolean tls, ManagedChannel channel, Channel intercepted) {
+    }
+
+    private final KubernetesClient kubernetes;
+    private final int defaultPort;
+    private final boolean defaultTls;
+    private final Map<String, Open> open = new ConcurrentHashMap<>();
+    private final ExecutorService callbacks = Executors.newFixedThreadPool(2, runnable -> {
+        Thread thread = new Thread(runnable, "gcs-callbacks");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    public GcsChannels(KubernetesClient kubernetes, int defaultPort, boolean defaultTls) {
+        this.kubernetes = kubernetes;
+        this.defaultPort = defaultPort;
+        this.defaultTls = defaultTls;
+    }
+
+    /**
+     * The channel to the cluster's GCS, opened on first use and reopened if its address or TLS setting
+     * changed. The token is read when the channel opens; after a refused call, {@link #release} it so
+     * that the next call reads the token again.
+     *
+     * @throws IllegalStateException if the cluster needs a token that cannot be found
+     */
+    public Channel channel(String clusterId, RayCluster cluster) {
+        String address = address(cluster);
+        boolean tls = tls(cluster);
+        Open current = open.get(clusterId);
+        if (current != null && current.address.equals(address) && current.tls == tls) {
+            return current.intercepted;
+        }
+        release(clusterId);
+        String token = token(cluster);
+        ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(address).executor(callbacks);
+        ManagedChannel channel = (tls ? builder.useTransportSecurity() : builder.usePlaintext()).build();
+        Channel intercepted = token == null ? channel : ClientInterceptors.intercept(channel, bearer(token));
+        open.put(clusterId, new Open(address, tls, channel, intercepted));
+        return intercepted;
+    }
+
+    /** Where the cluster's GCS listens. */
+    public String address(RayCluster cluster) {
+        String override = annotation(cluster, ADDRESS_ANNOTATION);
+        if (override != null) {
+            return override;
+        }
+        String service = cluster.getMetadata().getName() + "-head-svc";
+        var head = cluster.getSpec().getHeadGroupSpec();
+        if (head != null && head.getHeadService() != null && head.getHeadService().getMetadata() != null
+                && head.getHeadService().getMetadata().getName() != null) {
+            service = head.getHeadService().getMetadata().getName();
+        }
+        return service + "." + cluster.getMetadata().getNamespace() + ".svc:" + defaultPort;
+    }
+
+    public void release(String clusterId) {
+        Open closed = open.remove(clusterId);
+        if (closed != null) {
+            closed.channel.shutdownNow();
+        }
+    }
+
+    public int openChannels() {
+        return open.size();
+    }
+
+    @Override
+    public void close() {
+        open.keySet().forEach(this::release);
+        callbacks.shutdownNow();
+        try {
+            callbacks.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private boolean tls(RayCluster cluster) {
+        String override = annotation(cluster, TLS_ANNOTATION);
+        return override != null ? Boolean.parseBoolean(override) : defaultTls;
+    }
+
+    private String token(RayCluster cluster) {
+        AuthOptions auth = cluster.getSpec().getAuthOptions();
+        if (auth == null || auth.getMode() == null || !"token".equals(auth.getMode().getValue())) {
+            return null;
+        }
+        String secretName = auth.getSecretName() != null ? auth.getSecretName() : cluster.getMetadata().getName();
+        Secret secret = kubernetes.secrets().inNamespace(cluster.getMetadata().getNamespace()).withName(secretName).get();
+        if (secret == null || secret.getData() == null || !secret.getData().containsKey(TOKEN_KEY)) {
+            throw new IllegalStateException("authOptions.mode is token but Secret " + secretName + " has no " + TOKEN_KEY);
+        }
+        return new String(Base64.getDecoder().decode(secret.getData().get(TOKEN_KEY)), StandardCharsets.UTF_8).trim();
+    }
+
+    private static String annotation(RayCluster cluster, String name) {
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String value = annotations == null ? null : annotations.get(name);
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    private static ClientInterceptor bearer(String token) {
+        return new ClientInterceptor() {
+            @Override
+            public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+                return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+                    @Override
+                    public void start(Listener<R> listener, Metadata headers) {
+                        headers.put(AUTHORIZATION, "Bearer " + token);
+                        super.start(listener, headers);
+                    }
+                };
+            }
+        };
+    }
+}

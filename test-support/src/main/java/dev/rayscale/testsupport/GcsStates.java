@@ -1,0 +1,78 @@
+package dev.rayscale.testsupport;
+
+import com.google.protobuf.ByteString;
+import dev.rayscale.gcs.proto.AffinityConstraint;
+import dev.rayscale.gcs.proto.AntiAffinityConstraint;
+import dev.rayscale.gcs.proto.ClusterResourceConstraint;
+import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.GangResourceRequest;
+import dev.rayscale.gcs.proto.NodeState;
+import dev.rayscale.gcs.proto.NodeStatus;
+import dev.rayscale.gcs.proto.PlacementConstraint;
+import dev.rayscale.gcs.proto.ResourceRequest;
+import dev.rayscale.gcs.proto.ResourceRequestByCount;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/** Builds GCS states in the GCS's own encoding (placement groups as constraints on {@code _PG_<id>}). */
+public final class GcsStates {
+
+    private final ClusterResourceState.Builder state = ClusterResourceState.newBuilder().setClusterSessionName("session_test");
+
+    public static GcsStates state(long version) {
+        GcsStates states = new GcsStates();
+        states.state.setClusterResourceStateVersion(version);
+        return states;
+    }
+
+    public GcsStates node(String nodeId, String pod, String type, NodeStatus status, Map<String, Double> total,
+            Map<String, Double> available, long idleMs) {
+        state.addNodeStates(NodeState.newBuilder()
+                .setNodeId(ByteString.copyFrom(nodeId, StandardCharsets.UTF_8))
+                .setInstanceId(pod)
+                .setRayNodeTypeName(type)
+                .setStatus(status)
+                .putAllTotalResources(total)
+                .putAllAvailableResources(available)
+                .setIdleDurationMs(idleMs)
+                .setNodeIpAddress("10.0.0." + (state.getNodeStatesCount() + 1)));
+        return this;
+    }
+
+    public GcsStates tasks(Map<String, Double> shape, long count) {
+        state.addPendingResourceRequests(ResourceRequestByCount.newBuilder().setRequest(request(shape)).setCount(count));
+        return this;
+    }
+
+    /** A placement group, encoded as the GCS does for its strategy. */
+    public GcsStates gang(String id, String strategy, Map<String, Double> bundle, int bundles) {
+        GangResourceRequest.Builder gang = GangResourceRequest.newBuilder().setDetails(id + ":" + strategy + "|PENDING");
+        for (int i = 0; i < bundles; i++) {
+            ResourceRequest.Builder request = ResourceRequest.newBuilder().putAllResourcesBundle(bundle);
+            if ("STRICT_PACK".equals(strategy)) {
+                request.addPlacementConstraints(PlacementConstraint.newBuilder()
+                        .setAffinity(AffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
+            } else if ("STRICT_SPREAD".equals(strategy)) {
+                request.addPlacementConstraints(PlacementConstraint.newBuilder()
+                        .setAntiAffinity(AntiAffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
+            }
+            gang.addRequests(request);
+        }
+        state.addPendingGangResourceRequests(gang);
+        return this;
+    }
+
+    public GcsStates constraint(Map<String, Double> shape, long count) {
+        state.addClusterResourceConstraints(ClusterResourceConstraint.newBuilder()
+                .addResourceRequests(ResourceRequestByCount.newBuilder().setRequest(request(shape)).setCount(count)));
+        return this;
+    }
+
+    public ClusterResourceState build() {
+        return state.build();
+    }
+
+    private static ResourceRequest request(Map<String, Double> shape) {
+        return ResourceRequest.newBuilder().putAllResourcesBundle(shape).build();
+    }
+}
