@@ -4,6 +4,7 @@ package dev.rayscale.actuator;
 public final class ActuatorChannels {
 
     public static final String DECISIONS = "decisions";
+    public static final String ACTUATIONS = "actuations";
 
     private ActuatorChannels() {
     }

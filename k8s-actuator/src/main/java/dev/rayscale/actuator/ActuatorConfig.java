@@ -2,12 +2,50 @@ package dev.rayscale.actuator;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 /** Everything the k8s actuator can be told, under {@code rayscale.actuator}. */
 @ConfigMapping(prefix = "rayscale.actuator")
 public interface ActuatorConfig {
 
-    /** Do everything but patch RayClusters and drain Ray nodes: events and results only. */
+    /**
+     * Do everything but patch RayClusters and drain Ray nodes: results and events still say what would
+     * have been done. A cluster can ask for it alone with the annotation {@code rayscale.dev/dry-run: "true"}.
+     */
     @WithDefault("false")
     boolean dryRun();
+
+    /** Patch attempts per decision when the API server fails (5xx, timeouts); conflicts are never retried. */
+    @WithDefault("3")
+    int patchAttempts();
+
+    /** Wait before the second patch attempt; doubles per attempt. */
+    @WithDefault("200ms")
+    Duration patchBackoff();
+
+    /** The pod label that names a multi-host replica (pods of one replica share its value). */
+    @WithDefault("ray.io/worker-group-replica-name")
+    String replicaLabel();
+
+    /** Talking to the Ray GCS (DrainNode, ReportAutoscalingState). */
+    Gcs gcs();
+
+    interface Gcs {
+
+        /** The GCS port on the head service; the annotation rayscale.dev/gcs-address overrides host and port. */
+        @WithDefault("6379")
+        int port();
+
+        /** Every GCS call must answer within this time. */
+        @WithDefault("2s")
+        Duration deadline();
+
+        /** Use TLS to the GCS (the annotation rayscale.dev/gcs-tls overrides per cluster). */
+        @WithDefault("false")
+        boolean tls();
+
+        /** Tell the GCS what the autoscaler is doing, so that {@code ray status} shows pending launches and infeasible demand. */
+        @WithDefault("true")
+        boolean report();
+    }
 }

@@ -1,35 +1,42 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.DecisionDeserializer;
 import dev.rayscale.service.EventInbox;
+import dev.rayscale.service.EventOutbox;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.jboss.logging.Logger;
 
-/** Reads scale decisions from Kafka; what it cannot read goes to {@code rayscale.k8s-actuator.dlq}. */
+/**
+ * The actuator service: each decision from {@code rayscale.decisions} is applied and its result
+ * published to {@code rayscale.actuations}; the decision's offset is committed only once the result is
+ * on the broker. One cluster's decisions are handled in order (one key, one partition). What cannot be
+ * read goes to {@code rayscale.k8s-actuator.dlq}.
+ */
 @ApplicationScoped
 public class DecisionConsumer {
 
-    private static final Logger LOG = Logger.getLogger(DecisionConsumer.class);
-
     private final EventInbox<ScaleDecision> inbox;
+    private final EventOutbox<ActuationResult> outbox;
+    private final ActuationService actuation;
 
-    public DecisionConsumer(MeterRegistry registry) {
+    public DecisionConsumer(MeterRegistry registry, ActuationService actuation,
+            @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results) {
         this.inbox = new EventInbox<>(new DecisionDeserializer(), registry, "rayscale.actuator.decisions");
+        this.outbox = new EventOutbox<>(results);
+        this.actuation = actuation;
     }
 
     @Incoming(ActuatorChannels.DECISIONS)
+    @Blocking(ordered = true)
     public CompletionStage<Void> consume(Message<byte[]> record) {
-        return inbox.deliver(record, this::apply);
-    }
-
-    private CompletionStage<Void> apply(ScaleDecision decision) {
-        LOG.debugf("decision %s for %s (snapshot %d)", decision.id(), decision.cluster().id(), decision.snapshotSequence());
-        return CompletableFuture.completedFuture(null);
+        return inbox.deliver(record, decision -> outbox.publish(actuation.apply(decision)));
     }
 }

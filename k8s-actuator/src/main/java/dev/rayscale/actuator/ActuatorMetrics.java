@@ -1,0 +1,40 @@
+package dev.rayscale.actuator;
+
+import dev.rayscale.events.Outcome;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+
+/** What the actuator counts: outcomes by kind, drains accepted and refused, and decision-to-patch latency. */
+@ApplicationScoped
+public class ActuatorMetrics {
+
+    private final MeterRegistry registry;
+    private final Timer decisionToPatch;
+
+    public ActuatorMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.decisionToPatch = Timer.builder("rayscale.actuator.decision.to.patch")
+                .description("From the decision (its snapshot's observation) to the RayCluster patched")
+                .publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
+        for (Outcome outcome : Outcome.values()) {
+            registry.counter("rayscale.actuator.outcomes", "outcome", outcome.name());
+        }
+        registry.counter("rayscale.actuator.drains", "result", "accepted");
+        registry.counter("rayscale.actuator.drains", "result", "refused");
+    }
+
+    void outcome(Outcome outcome) {
+        registry.counter("rayscale.actuator.outcomes", "outcome", outcome.name()).increment();
+    }
+
+    void drains(int accepted, int refused) {
+        registry.counter("rayscale.actuator.drains", "result", "accepted").increment(accepted);
+        registry.counter("rayscale.actuator.drains", "result", "refused").increment(refused);
+    }
+
+    void patched(Duration sinceDecision) {
+        decisionToPatch.record(sinceDecision.isNegative() ? Duration.ZERO : sinceDecision);
+    }
+}

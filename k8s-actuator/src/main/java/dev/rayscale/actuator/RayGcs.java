@@ -1,0 +1,140 @@
+package dev.rayscale.actuator;
+
+import com.google.protobuf.ByteString;
+import dev.rayscale.events.GroupTarget;
+import dev.rayscale.events.InfeasibleDemand;
+import dev.rayscale.events.PendingLaunch;
+import dev.rayscale.events.PodDeletion;
+import dev.rayscale.events.Quantity;
+import dev.rayscale.events.Resources;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.ShapeCount;
+import dev.rayscale.gcs.GcsChannels;
+import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
+import dev.rayscale.gcs.proto.AutoscalingState;
+import dev.rayscale.gcs.proto.ClusterResourceConstraint;
+import dev.rayscale.gcs.proto.DrainNodeReason;
+import dev.rayscale.gcs.proto.DrainNodeReply;
+import dev.rayscale.gcs.proto.DrainNodeRequest;
+import dev.rayscale.gcs.proto.GangResourceRequest;
+import dev.rayscale.gcs.proto.PendingInstanceRequest;
+import dev.rayscale.gcs.proto.ReportAutoscalingStateRequest;
+import dev.rayscale.gcs.proto.ResourceRequest;
+import dev.rayscale.gcs.proto.ResourceRequestByCount;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.grpc.Status;
+import io.quarkus.runtime.ShutdownEvent;
+import io.ray.v1.RayCluster;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the actuator asks of a cluster's GCS: to drain a node before its pod is deleted (reason
+ * IDLE_TERMINATION, which the raylet refuses if the node has become busy), and to record what the
+ * autoscaler is doing so that {@code ray status} inside the cluster shows it.
+ */
+@ApplicationScoped
+public class RayGcs {
+
+    private final GcsChannels channels;
+    private final long deadlineMillis;
+
+    public RayGcs(KubernetesClient kubernetes, ActuatorConfig config) {
+        this.channels = new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls());
+        this.deadlineMillis = config.gcs().deadline().toMillis();
+    }
+
+    void close(@Observes ShutdownEvent event) {
+        channels.close();
+    }
+
+    /**
+     * Drains each node; returns, for every pod whose drain was not accepted, why (a refusal by Ray, or
+     * the GCS could not be asked — then nothing is deleted).
+     */
+    Map<String, String> drain(RayCluster cluster, List<PodDeletion> deletions, String decisionId) {
+        Map<String, String> refusals = new LinkedHashMap<>();
+        String clusterId = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+        for (PodDeletion deletion : deletions) {
+            try {
+                DrainNodeReply reply = AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
+                        .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
+                        .drainNode(DrainNodeRequest.newBuilder()
+                                .setNodeId(ByteString.copyFrom(HexFormat.of().parseHex(deletion.nodeId())))
+                                .setReason(DrainNodeReason.DRAIN_NODE_REASON_IDLE_TERMINATION)
+                                .setReasonMessage("Rayscale: " + deletion.cause() + " (decision " + decisionId + ")")
+                                .build());
+                if (!reply.getIsAccepted()) {
+                    refusals.put(deletion.podName(), reply.getRejectionReasonMessage().isBlank()
+                            ? "Ray refused the drain" : "Ray refused the drain: " + reply.getRejectionReasonMessage());
+                }
+            } catch (RuntimeException failure) {
+                Status status = Status.fromThrowable(failure);
+                refusals.put(deletion.podName(), "the GCS could not be asked to drain (" + status.getCode() + ": "
+                        + (status.getDescription() != null ? status.getDescription() : failure.getMessage()) + "); not deleted");
+                if (status.getCode() == Status.Code.UNAUTHENTICATED) {
+                    channels.release(clusterId);
+                }
+            }
+        }
+        return refusals;
+    }
+
+    /** Records the decision's pending launches and infeasible demand in the GCS. Throws if the GCS cannot be reached. */
+    void report(RayCluster cluster, ScaleDecision decision) {
+        AutoscalingState.Builder state = AutoscalingState.newBuilder().setAutoscalerStateVersion(decision.snapshotSequence());
+        long now = Instant.now().toEpochMilli();
+        for (PendingLaunch launch : decision.launches()) {
+            if (launch.requested() > 0) {
+                state.addPendingInstanceRequests(PendingInstanceRequest.newBuilder().setRayNodeTypeName(launch.group())
+                        .setInstanceTypeName(launch.group()).setCount(launch.requested()).setRequestTs(now));
+            }
+        }
+        for (InfeasibleDemand infeasible : decision.infeasible()) {
+            switch (infeasible.kind()) {
+                case TASK -> state.addInfeasibleResourceRequests(request(infeasible.shape()));
+                case GANG -> {
+                    GangResourceRequest.Builder gang = GangResourceRequest.newBuilder().setDetails(infeasible.gangId());
+                    infeasible.bundles().forEach(bundle -> {
+                        for (long i = 0; i < bundle.count(); i++) {
+                            gang.addRequests(request(bundle.shape()));
+                        }
+                    });
+                    state.addInfeasibleGangResourceRequests(gang);
+                }
+                case CONSTRAINT -> {
+                    ClusterResourceConstraint.Builder constraint = ClusterResourceConstraint.newBuilder();
+                    for (ShapeCount bundle : infeasible.bundles()) {
+                        constraint.addResourceRequests(ResourceRequestByCount.newBuilder().setRequest(request(bundle.shape())).setCount(bundle.count()));
+                    }
+                    state.addInfeasibleClusterResourceConstraints(constraint);
+                }
+            }
+        }
+        String clusterId = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+        AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
+                .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
+                .reportAutoscalingState(ReportAutoscalingStateRequest.newBuilder().setAutoscalingState(state).build());
+    }
+
+    /** Deletions that need a drain: the pods the decision names with a Ray node. */
+    static List<PodDeletion> needingDrain(List<GroupTarget> groups) {
+        return groups.stream().flatMap(group -> group.toDelete().stream()).filter(deletion -> deletion.nodeId() != null).toList();
+    }
+
+    private static ResourceRequest request(Resources shape) {
+        ResourceRequest.Builder request = ResourceRequest.newBuilder();
+        shape.asMap().forEach((name, amount) -> request.putResourcesBundle(name, toDouble(amount)));
+        return request.build();
+    }
+
+    private static double toDouble(Quantity amount) {
+        return amount.toBigDecimal().doubleValue();
+    }
+}

@@ -1,0 +1,349 @@
+package dev.rayscale.actuator;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.CloudEventHeaders;
+import dev.rayscale.events.Outcome;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.Topics;
+import dev.rayscale.events.codec.DecisionSerializer;
+import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.gcs.proto.DrainNodeReply;
+import dev.rayscale.testsupport.FakeGcs;
+import dev.rayscale.testsupport.KafkaBrokerResource;
+import dev.rayscale.testsupport.RayClusterCrd;
+import dev.rayscale.testsupport.RayClusters;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kafka.InjectKafkaCompanion;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.ray.v1.RayCluster;
+import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
+import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The actuator with real parts: the fabric8 mock API server (CRUD, KubeRay's CRD registered), a real
+ * Kafka broker, and a fake GCS answering drains and reports. Where the mock cannot act as a real API
+ * server (a failed JSON Patch test gets no answer from it; a 5xx), the answer is scripted.
+ */
+@QuarkusTest
+@WithTestResource(KafkaBrokerResource.class)
+@WithKubernetesTestServer(crud = true, setup = RayClusterCrd.class)
+class ActuatorServiceTest {
+
+    private static final Duration WITHIN = Duration.ofSeconds(20);
+
+    @InjectKafkaCompanion
+    KafkaCompanion kafka;
+
+    @KubernetesTestServer
+    KubernetesServer server;
+
+    @Inject
+    KubernetesClient kubernetes;
+
+    @Inject
+    ActuationService actuation;
+
+    private FakeGcs gcs;
+    private ConsumerTask<String, byte[]> results;
+
+    @BeforeEach
+    void start() {
+        gcs = FakeGcs.start();
+        results = kafka.consume(String.class, byte[].class).fromTopics(Topics.ACTUATIONS);
+    }
+
+    @AfterEach
+    void stop() {
+        results.close();
+        gcs.close();
+    }
+
+    @Test
+    void scalesUpAndSaysSo() {
+        RayCluster cluster = create(unique("up"), 0);
+        ScaleDecision decision = Decisions.scale(cluster, 10, 0, 15, List.of());
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.groups()).singleElement().satisfies(g -> {
+            assertThat(g.replicasBefore()).isZero();
+            assertThat(g.replicasAfter()).isEqualTo(15);
+        });
+        RayCluster now = read(cluster);
+        assertThat(now.getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(15);
+        assertThat(now.getMetadata().getAnnotations()).containsEntry(AppliedMark.SEQUENCE, "10").containsEntry(AppliedMark.DECISION, decision.id());
+        assertThat(result.resourceVersionAfter()).isEqualTo(now.getMetadata().getResourceVersion());
+        assertThat(events(cluster)).anyMatch(e -> "ScaledUp".equals(e.getReason()) && e.getMessage().contains(decision.id()));
+        await().atMost(WITHIN).until(() -> !gcs.reports().isEmpty());
+        assertThat(gcs.reports().get(0).getAutoscalingState().getPendingInstanceRequests(0).getCount()).isEqualTo(15);
+        ConsumerRecord<String, byte[]> record = results.getRecords().stream()
+                .filter(r -> decision.id().equals(EventCodec.ACTUATIONS.decode(r.value()).decisionId())).findFirst().orElseThrow();
+        assertThat(record.key()).isEqualTo(decision.cluster().id());
+        assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.TYPE)).isEqualTo("dev.rayscale.actuation.v1");
+    }
+
+    @Test
+    void drainsFirstAndDeletesOnlyWhatRayAccepted() {
+        RayCluster cluster = create(unique("down"), 3);
+        String a = cluster.getMetadata().getName() + "-idle-a";
+        String b = cluster.getMetadata().getName() + "-idle-b";
+        pods(cluster, a, b, cluster.getMetadata().getName() + "-busy-c");
+        gcs.answerDrains(request -> DrainNodeReply.newBuilder()
+                .setIsAccepted(!new String(request.getNodeId().toByteArray(), StandardCharsets.UTF_8).equals(b))
+                .setRejectionReasonMessage("the node is running a task").build());
+        ScaleDecision decision = Decisions.scale(cluster, 11, 3, 1, List.of(Decisions.idle(a), Decisions.idle(b)));
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(a);
+        assertThat(group.getReplicas()).as("drops by exactly the pods named").isEqualTo(2);
+        assertThat(result.groups().get(0).drainRejected()).singleElement()
+                .satisfies(r -> assertThat(r.reason()).contains("the node is running a task"));
+        assertThat(gcs.drainRequests()).hasSize(2)
+                .allSatisfy(drain -> assertThat(drain.getReason().getNumber()).as("IDLE_TERMINATION").isEqualTo(1));
+        assertThat(events(cluster)).anyMatch(e -> "DrainRejected".equals(e.getReason()) && e.getMessage().contains(b));
+    }
+
+    @Test
+    void theSameDecisionTwiceIsAppliedOnceEvenAfterARestart() {
+        RayCluster cluster = create(unique("twice"), 0);
+        ScaleDecision decision = Decisions.scale(cluster, 12, 0, 4, List.of());
+
+        send(decision);
+        awaitResult(decision);
+        String afterFirst = read(cluster).getMetadata().getResourceVersion();
+        send(decision);
+
+        await().atMost(WITHIN).until(() -> resultsFor(decision).size() == 2);
+        assertThat(resultsFor(decision)).extracting(ActuationResult::outcome).containsExactly(Outcome.APPLIED, Outcome.NOOP);
+        assertThat(read(cluster).getMetadata().getResourceVersion()).as("no second write").isEqualTo(afterFirst);
+
+        // A new actuator process has no memory but the RayCluster's annotations: it still applies nothing.
+        ActuationService restarted = new ActuationService(new ClusterApi(kubernetes, config()), new RayGcs(kubernetes, config()),
+                kubernetes, config(), new ActuatorMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+        assertThat(restarted.apply(decision).outcome()).isEqualTo(Outcome.NOOP);
+        assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(afterFirst);
+    }
+
+    @Test
+    void expiredAndOutOfOrderDecisionsAreStaleAndWriteNothing() {
+        RayCluster cluster = create(unique("stale"), 0);
+        ScaleDecision expired = Decisions.scale(cluster, 20, 0, 3, List.of(), Instant.now().minusSeconds(1));
+        send(expired);
+        assertThat(awaitResult(expired).outcome()).isEqualTo(Outcome.STALE);
+        assertThat(awaitResult(expired).reason()).startsWith("expired at");
+
+        ScaleDecision newer = Decisions.scale(cluster, 30, 0, 5, List.of());
+        send(newer);
+        assertThat(awaitResult(newer).outcome()).isEqualTo(Outcome.APPLIED);
+        String afterNewer = read(cluster).getMetadata().getResourceVersion();
+
+        ScaleDecision older = Decisions.scale(read(cluster), 25, 5, 2, List.of());
+        send(older);
+        assertThat(awaitResult(older).outcome()).isEqualTo(Outcome.STALE);
+        assertThat(awaitResult(older).reason()).contains("newer snapshot (30");
+        assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(afterNewer);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(5);
+    }
+
+    @Test
+    void aDecisionBasedOnChangedValuesIsStale() {
+        RayCluster cluster = create(unique("moved"), 2);
+        ScaleDecision decision = Decisions.scale(cluster, 40, 2, 6, List.of());
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).edit(c -> {
+            c.getSpec().getWorkerGroupSpecs().get(0).setReplicas(3);
+            return c;
+        });
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.STALE);
+        assertThat(result.reason()).contains("has replicas 3 now; the decision assumed 2");
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(3);
+    }
+
+    @Test
+    void aConcurrentEditMakesTheCompareAndSetFail() {
+        RayCluster cluster = create(unique("raced"), 1);
+        // The edit lands between our read and our patch; a real API server then answers the failed test op with 422.
+        server.expect().patch().withPath(path(cluster))
+                .andReturn(422, "{\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,"
+                        + "\"message\":\"the server rejected our request due to an error in our request\"}")
+                .once();
+        ScaleDecision decision = Decisions.scale(cluster, 50, 1, 4, List.of());
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.CONFLICT);
+        assertThat(result.attempts()).as("no blind retry").isEqualTo(1);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(1);
+    }
+
+    @Test
+    void retriesAnApiThatFailsTwiceThenSucceeds() {
+        RayCluster cluster = create(unique("flaky"), 0);
+        server.expect().patch().withPath(path(cluster)).andReturn(503, "{\"kind\":\"Status\",\"code\":503}").times(2);
+        ScaleDecision decision = Decisions.scale(cluster, 60, 0, 2, List.of());
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.attempts()).isEqualTo(3);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(2);
+    }
+
+    @Test
+    void poisonGoesToTheDeadLetterTopicAndTheNextDecisionIsApplied() {
+        RayCluster cluster = create(unique("poison"), 0);
+        String poisonKey = "poison/" + unique("p");
+        kafka.produce(String.class, byte[].class).fromRecords(
+                new ProducerRecord<>(Topics.DECISIONS, poisonKey, "{\"schemaVersion\":1,\"id\":\"x\"}".getBytes(StandardCharsets.UTF_8)))
+                .awaitCompletion(WITHIN);
+        ScaleDecision decision = Decisions.scale(cluster, 70, 0, 1, List.of());
+
+        send(decision);
+
+        assertThat(awaitResult(decision).outcome()).isEqualTo(Outcome.APPLIED);
+        ConsumerRecord<String, byte[]> dead = kafka.consume(String.class, byte[].class).fromTopics(Topics.deadLetter("k8s-actuator"))
+                .awaitRecords(1, WITHIN).getRecords().stream().filter(r -> poisonKey.equals(r.key())).findFirst().orElseThrow();
+        assertThat(CloudEventHeaders.read(dead.headers(), "dead-letter-reason")).startsWith("invalid ScaleDecision: $.cluster");
+    }
+
+    @Test
+    void replayingOldDecisionsWritesNothing() {
+        RayCluster cluster = create(unique("replay"), 0);
+        List<ScaleDecision> history = new ArrayList<>();
+        for (int sequence = 1; sequence <= 100; sequence++) {
+            history.add(Decisions.scale(cluster, sequence, 0, sequence % 7, List.of(), Instant.now().plusSeconds(600)));
+        }
+        ScaleDecision latest = Decisions.scale(cluster, 101, 0, 3, List.of());
+        send(latest);
+        awaitResult(latest);
+        String applied = read(cluster).getMetadata().getResourceVersion();
+
+        history.forEach(this::send);
+
+        await().atMost(WITHIN).until(() -> history.stream().allMatch(d -> !resultsFor(d).isEmpty()));
+        assertThat(history).allSatisfy(d -> assertThat(resultsFor(d).get(0).outcome()).isEqualTo(Outcome.STALE));
+        assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(applied);
+        assertThat(events(cluster)).noneMatch(e -> "StaleDecision".equals(e.getReason()));
+    }
+
+    @Test
+    void dryRunSaysWhatItWouldDoAndDoesNothing() {
+        RayCluster cluster = RayClusters.walkthrough("default", unique("dry"));
+        cluster.getMetadata().getAnnotations().put(ActuationService.DRY_RUN_ANNOTATION, "true");
+        cluster = createCluster(cluster, 2);
+        String idle = cluster.getMetadata().getName() + "-idle-a";
+        pods(cluster, idle);
+        ScaleDecision decision = Decisions.scale(cluster, 80, 2, 1, List.of(Decisions.idle(idle)));
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.dryRun()).isTrue();
+        assertThat(result.reason()).startsWith("dry run, not patched: small-group replicas 2 -> 1");
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(2);
+        assertThat(gcs.drainRequests()).isEmpty();
+        RayCluster dry = cluster;
+        await().atMost(WITHIN).until(() -> events(dry).stream().anyMatch(e -> e.getMessage().startsWith("(dry run)")));
+    }
+
+    @Test
+    void exposesHealthAndMetrics() {
+        given().get("/q/health/ready").then().statusCode(200).body(containsString("Kafka"));
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("rayscale_actuator_outcomes_total"))
+                .body(containsString("rayscale_actuator_drains_total"));
+    }
+
+    private RayCluster create(String name, int replicas) {
+        return createCluster(RayClusters.walkthrough("default", name), replicas);
+    }
+
+    private RayCluster createCluster(RayCluster cluster, int replicas) {
+        cluster.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", gcs.address());
+        cluster.getSpec().getWorkerGroupSpecs().get(0).setReplicas(replicas);
+        return kubernetes.resources(RayCluster.class).inNamespace("default").resource(cluster).create();
+    }
+
+    private void pods(RayCluster cluster, String... names) {
+        for (String name : names) {
+            kubernetes.pods().inNamespace("default").resource(RayClusters.workerPod(cluster, "small-group", name, "Running")).create();
+        }
+    }
+
+    private RayCluster read(RayCluster cluster) {
+        return kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).get();
+    }
+
+    private void send(ScaleDecision decision) {
+        RecordHeaders headers = new RecordHeaders();
+        byte[] value;
+        try (DecisionSerializer serializer = new DecisionSerializer()) {
+            value = serializer.serialize(Topics.DECISIONS, headers, decision);
+        }
+        kafka.produce(String.class, byte[].class)
+                .fromRecords(new ProducerRecord<>(Topics.DECISIONS, null, decision.cluster().id(), value, headers))
+                .awaitCompletion(WITHIN);
+    }
+
+    private ActuationResult awaitResult(ScaleDecision decision) {
+        await().atMost(WITHIN).until(() -> !resultsFor(decision).isEmpty());
+        return resultsFor(decision).get(0);
+    }
+
+    private List<ActuationResult> resultsFor(ScaleDecision decision) {
+        return results.getRecords().stream().map(r -> EventCodec.ACTUATIONS.decode(r.value()))
+                .filter(r -> r.decisionId().equals(decision.id())).toList();
+    }
+
+    private List<Event> events(RayCluster cluster) {
+        return kubernetes.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> cluster.getMetadata().getName().equals(e.getInvolvedObject().getName())).toList();
+    }
+
+    private static String path(RayCluster cluster) {
+        return "/apis/ray.io/v1/namespaces/default/rayclusters/" + cluster.getMetadata().getName();
+    }
+
+    private static ActuatorConfig config() {
+        return io.smallrye.config.SmallRyeConfigProviderResolver.instance().getConfig()
+                .unwrap(io.smallrye.config.SmallRyeConfig.class).getConfigMapping(ActuatorConfig.class);
+    }
+
+    private static String unique(String name) {
+        return name + "-" + Long.toHexString(System.nanoTime()).substring(6);
+    }
+}
