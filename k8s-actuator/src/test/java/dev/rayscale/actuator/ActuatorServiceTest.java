@@ -13,7 +13,7 @@ import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.DecisionSerializer;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.gcs.proto.DrainNodeReply;
-import dev.rayscale.testsupport.FakeGcs;
+import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;

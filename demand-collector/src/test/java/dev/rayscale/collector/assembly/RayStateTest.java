@@ -9,7 +9,7 @@ import dev.rayscale.events.RayNode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.TaskDemand;
-import dev.rayscale.testsupport.GcsStates;
+import dev.rayscale.sim.GcsStates;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.rayscale.testsupport;
+package dev.rayscale.sim;
 
 import com.google.protobuf.ByteString;
 import dev.rayscale.gcs.proto.AffinityConstraint;
@@ -44,10 +44,15 @@ public final class GcsStates {
         return this;
     }
 
-    /** A placement group, encoded as the GCS does for its strategy. */
+    /** A placement group of {@code bundles} equal bundles, encoded as the GCS does for its strategy. */
     public GcsStates gang(String id, String strategy, Map<String, Double> bundle, int bundles) {
+        return gang(id, strategy, java.util.Collections.nCopies(bundles, bundle));
+    }
+
+    /** A placement group, encoded as the GCS does for its strategy: only its unplaced bundles are sent. */
+    public GcsStates gang(String id, String strategy, java.util.List<Map<String, Double>> bundles) {
         GangResourceRequest.Builder gang = GangResourceRequest.newBuilder().setDetails(id + ":" + strategy + "|PENDING");
-        for (int i = 0; i < bundles; i++) {
+        for (Map<String, Double> bundle : bundles) {
             ResourceRequest.Builder request = ResourceRequest.newBuilder().putAllResourcesBundle(bundle);
             if ("STRICT_PACK".equals(strategy)) {
                 request.addPlacementConstraints(PlacementConstraint.newBuilder()

@@ -1,4 +1,4 @@
-package dev.rayscale.testsupport;
+package dev.rayscale.sim;
 
 import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
 import dev.rayscale.gcs.proto.ClusterResourceState;

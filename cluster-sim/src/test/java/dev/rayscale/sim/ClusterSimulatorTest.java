@@ -1,0 +1,61 @@
+package dev.rayscale.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.NodeStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.ray.v1.RayCluster;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The simulated cluster on its own: KubeRay's pod rules, the node pool, Ray's scheduling and drains. */
+class ClusterSimulatorTest {
+
+    @Test
+    void behavesLikeKubeRayAndRay() {
+        try (ClusterSimulator sim = ClusterSimulator.start(Workload.shipped("walkthrough"), "sim-test", 20)) {
+            sim.begin();
+            setReplicas(sim, 5);
+
+            // 3 nodes are free: 3 pods start, 2 wait Unschedulable until the node autoscaler adds nodes.
+            await().atMost(Duration.ofSeconds(20)).until(() -> unschedulable(sim).size() == 2);
+            await().atMost(Duration.ofSeconds(20)).until(() -> sim.rayStats().registeredWorkers() == 5);
+
+            // The 15 tasks arrive at t=5 s; 5 run, 10 are the pending demand the GCS reports.
+            await().atMost(Duration.ofSeconds(20)).until(() -> sim.rayStats().runningTasks() == 5);
+            ClusterResourceState state = gcsState(sim);
+            assertThat(state.getPendingResourceRequestsList()).singleElement()
+                    .satisfies(request -> assertThat(request.getCount()).isEqualTo(10));
+            assertThat(state.getNodeStatesList()).filteredOn(node -> node.getRayNodeTypeName().equals("small-group"))
+                    .hasSize(5).allSatisfy(node -> assertThat(node.getStatus()).isEqualTo(NodeStatus.RUNNING));
+        }
+    }
+
+    private static void setReplicas(ClusterSimulator sim, int replicas) {
+        sim.client().resources(RayCluster.class).inNamespace("default").withName("sim-test").edit(cluster -> {
+            cluster.getSpec().getWorkerGroupSpecs().get(0).setReplicas(replicas);
+            return cluster;
+        });
+    }
+
+    private static List<Pod> unschedulable(ClusterSimulator sim) {
+        return sim.client().pods().inNamespace("default").withLabel("ray.io/node-type", "worker").list().getItems().stream()
+                .filter(pod -> pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Unschedulable".equals(c.getReason()))).toList();
+    }
+
+    private static ClusterResourceState gcsState(ClusterSimulator sim) {
+        var channel = io.grpc.ManagedChannelBuilder.forTarget(sim.client().resources(RayCluster.class).inNamespace("default")
+                .withName("sim-test").get().getMetadata().getAnnotations().get("rayscale.dev/gcs-address")).usePlaintext().build();
+        try {
+            return dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc.newBlockingStub(channel)
+                    .getClusterResourceState(dev.rayscale.gcs.proto.GetClusterResourceStateRequest.getDefaultInstance())
+                    .getClusterResourceState();
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+}
