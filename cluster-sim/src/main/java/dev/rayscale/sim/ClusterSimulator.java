@@ -5,7 +5,6 @@ import dev.rayscale.kuberay.Crds;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -67,7 +66,7 @@ public final class ClusterSimulator implements AutoCloseable {
         this.workload = workload;
         this.name = name;
         this.speed = speed;
-        this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(List.of()), false);
+        this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new RealisticApiDispatcher(), false);
         try {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
         } catch (UnknownHostException e) {

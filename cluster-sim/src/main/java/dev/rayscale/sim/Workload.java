@@ -95,6 +95,11 @@ public record Workload(
         return new ObjectMapper(new YAMLFactory()).readValue(in, Workload.class);
     }
 
+    /** A shape as written in a workload, as exact resources. */
+    public static Resources resourcesOf(Map<String, BigDecimal> amounts) {
+        return resources(amounts);
+    }
+
     static Resources resources(Map<String, BigDecimal> amounts) {
         Map<String, Quantity> quantities = new TreeMap<>();
         amounts.forEach((name, amount) -> quantities.put(name, Quantity.of(amount)));

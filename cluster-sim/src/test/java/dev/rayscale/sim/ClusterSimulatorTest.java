@@ -34,6 +34,22 @@ class ClusterSimulatorTest {
         }
     }
 
+    @Test
+    void answersAFailedCompareAndSetWith422LikeARealApiServer() {
+        try (ClusterSimulator sim = ClusterSimulator.start(Workload.shipped("walkthrough"), "cas-test", 20)) {
+            String patch = "[{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":7},"
+                    + "{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":9}]";
+
+            var refused = org.assertj.core.api.Assertions.catchThrowableOfType(io.fabric8.kubernetes.client.KubernetesClientException.class,
+                    () -> sim.client().resources(RayCluster.class).inNamespace("default").withName("cas-test")
+                            .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON), patch));
+
+            assertThat(refused.getCode()).isEqualTo(422);
+            assertThat(sim.client().resources(RayCluster.class).inNamespace("default").withName("cas-test").get()
+                    .getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isZero();
+        }
+    }
+
     private static void setReplicas(ClusterSimulator sim, int replicas) {
         sim.client().resources(RayCluster.class).inNamespace("default").withName("sim-test").edit(cluster -> {
             cluster.getSpec().getWorkerGroupSpecs().get(0).setReplicas(replicas);

@@ -1,0 +1,29 @@
+package dev.rayscale.sim;
+
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.List;
+
+/**
+ * The mock API server's CRUD behaviour, with one gap closed: a JSON Patch whose {@code test}
+ * operation fails is answered 422 Unprocessable Entity, as a real API server answers it (the mock
+ * otherwise never answers). Compare-and-set patches then fail fast in the simulator too.
+ */
+final class RealisticApiDispatcher extends KubernetesCrudDispatcher {
+
+    RealisticApiDispatcher() {
+        super(List.of());
+    }
+
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+        try {
+            return super.handlePatch(request);
+        } catch (RuntimeException failed) {
+            String message = String.valueOf(failed.getMessage()).replace("\"", "'");
+            return new MockResponse().setResponseCode(422).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                    + "\"reason\":\"Invalid\",\"code\":422,\"message\":\"" + message + "\"}");
+        }
+    }
+}

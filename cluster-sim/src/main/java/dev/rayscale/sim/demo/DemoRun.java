@@ -1,0 +1,163 @@
+package dev.rayscale.sim.demo;
+
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.Outcome;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.sim.ClusterSimulator;
+import dev.rayscale.sim.Sample;
+import dev.rayscale.sim.Workload;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * One closed-loop run: a simulated cluster, Rayscale's three services as processes over a real Kafka
+ * broker, a workload played on the simulated clock, and a running account of what happens — the
+ * timeline, every decision and its actuation — until the cluster settles.
+ */
+public final class DemoRun implements AutoCloseable {
+
+    private final Workload workload;
+    private final double speed;
+    private final ClusterSimulator simulator;
+    private final RayscaleServices services;
+    private final AuditTrail trail;
+    private final Consumer<String> out;
+    private final Thread progress;
+    private volatile Instant began;
+    private volatile boolean closing;
+
+    private DemoRun(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
+            Consumer<String> out) {
+        this.workload = workload;
+        this.speed = speed;
+        this.out = out;
+        this.simulator = ClusterSimulator.start(workload, clusterName, speed);
+        this.services = new RayscaleServices(root, workDir.resolve("logs"), bootstrapServers, simulator.apiServerUrl(), clusterName);
+        this.trail = new AuditTrail(bootstrapServers, simulator.clusterId(), this::printDecision, this::printActuation);
+        this.progress = new Thread(this::printProgress, "demo-progress");
+        progress.setDaemon(true);
+    }
+
+    /** Starts everything and the workload's clock; returns once the services are ready. */
+    public static DemoRun start(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
+            Consumer<String> out) {
+        DemoRun run = new DemoRun(workload, speed, clusterName, bootstrapServers, root, workDir, out);
+        try {
+            out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + workDir.resolve("logs") + ")");
+            run.services.startAll();
+            run.began = Instant.now();
+            run.simulator.begin();
+            out.accept(String.format(Locale.ROOT, "workload %s started at %.0fx speed: %s", workload.name(), speed,
+                    workload.description() == null ? "" : workload.description().trim()));
+            run.progress.start();
+            return run;
+        } catch (RuntimeException e) {
+            run.close();
+            throw e;
+        }
+    }
+
+    /** Waits until the cluster has settled (work done, back to minReplicas) or the workload's time is up. */
+    public boolean awaitSettled() {
+        int settledChecks = 0;
+        while (!simulator.timedOut()) {
+            settledChecks = simulator.settled() ? settledChecks + 1 : 0;
+            if (settledChecks >= 5) {
+                return true;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    public Summary summary(boolean settled) {
+        double firstPatch = trail.actuations().stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun())
+                .mapToDouble(a -> simSeconds(a.completedAt())).min().orElse(Double.NaN);
+        return Summary.of(workload, simulator.samples(), simulator.rayStats(), trail.decisions(), trail.actuations(),
+                simulator.firstDemandAt(), firstPatch, settled);
+    }
+
+    public Path writeReport(Path file, Summary summary) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, HtmlReport.render(workload.name(), workload.description(), simulator.samples(), summary,
+                    trail.decisions(), trail.actuations(), speed, epochSeconds -> (epochSeconds - began.toEpochMilli() / 1000.0) * speed));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the report " + file, e);
+        }
+    }
+
+    public RayscaleServices services() {
+        return services;
+    }
+
+    public ClusterSimulator simulator() {
+        return simulator;
+    }
+
+    public AuditTrail trail() {
+        return trail;
+    }
+
+    public List<Sample> samples() {
+        return simulator.samples();
+    }
+
+    /** Simulated seconds since the workload started, for an instant on the real clock. */
+    double simSeconds(Instant instant) {
+        return Duration.between(began, instant).toMillis() / 1000.0 * speed;
+    }
+
+    private void printDecision(ScaleDecision decision) {
+        out.accept(String.format(Locale.ROOT, "[%5.0fs] decision %s: %s — %s", simSeconds(decision.decidedAt()),
+                decision.id().substring(0, 8), Summary.targets(decision), String.join("; ", decision.reasons())));
+    }
+
+    private void printActuation(ActuationResult result) {
+        out.accept(String.format(Locale.ROOT, "[%5.0fs] actuation of %s: %s — %s", simSeconds(result.completedAt()),
+                result.decisionId().substring(0, 8), result.outcome(), result.reason()));
+    }
+
+    private void printProgress() {
+        double lastPrinted = -1;
+        while (!closing) {
+            List<Sample> samples = simulator.samples();
+            if (!samples.isEmpty()) {
+                Sample now = samples.get(samples.size() - 1);
+                if (now.seconds() - lastPrinted >= 10) {
+                    lastPrinted = now.seconds();
+                    out.accept(String.format(Locale.ROOT, "[%5.0fs] tasks %d pending, %d running, %d done | worker pods %d (%d waiting) | Ray workers %d (%d busy)",
+                            now.seconds(), now.pendingTasks(), now.runningTasks(), simulator.rayStats().completedTasks(),
+                            now.workerPods(), now.waitingPods(), now.registeredWorkers(), now.busyWorkers()));
+                }
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        progress.interrupt();
+        trail.close();
+        services.close();
+        simulator.close();
+    }
+}

@@ -1,0 +1,107 @@
+package dev.rayscale.sim.demo;
+
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.GroupTarget;
+import dev.rayscale.events.Outcome;
+import dev.rayscale.events.Resources;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.sim.RaySim;
+import dev.rayscale.sim.Sample;
+import dev.rayscale.sim.Workload;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The figures of one run, in simulated seconds.
+ *
+ * @param timeToFirstPatchSeconds from the first demand to the first RayCluster patch
+ * @param timeToCapacitySeconds from the first demand until no submitted task waits for a node
+ * @param workerSeconds worker nodes alive, integrated over time
+ * @param idealWorkerSeconds what the work itself needs: each task's duration times the share of a node it takes
+ */
+public record Summary(
+        int peakWorkers,
+        int finalWorkers,
+        long busyDeletions,
+        double timeToFirstPatchSeconds,
+        double timeToCapacitySeconds,
+        double workerSeconds,
+        double idealWorkerSeconds,
+        int decisions,
+        int patches,
+        long drainsAccepted,
+        long drainsRejected,
+        long completedTasks,
+        int infeasible,
+        boolean settled) {
+
+    static Summary of(Workload workload, List<Sample> samples, RaySim.Stats ray, List<ScaleDecision> decisions,
+            List<ActuationResult> actuations, double firstDemandAt, double firstPatchAt, boolean settled) {
+        int peak = samples.stream().mapToInt(Sample::registeredWorkers).max().orElse(0);
+        int last = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).workerPods();
+        double capacity = samples.stream().filter(s -> s.seconds() > firstDemandAt && s.pendingTasks() == 0 && s.runningTasks() > 0)
+                .mapToDouble(Sample::seconds).findFirst().orElse(Double.NaN) - firstDemandAt;
+        double workerSeconds = 0;
+        for (int i = 1; i < samples.size(); i++) {
+            workerSeconds += samples.get(i - 1).registeredWorkers() * (samples.get(i).seconds() - samples.get(i - 1).seconds());
+        }
+        long accepted = actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun())
+                .flatMap(a -> a.groups().stream()).mapToLong(g -> g.workersToDelete().size()).sum();
+        long rejected = actuations.stream().flatMap(a -> a.groups().stream()).mapToLong(g -> g.drainRejected().size()).sum();
+        int infeasible = decisions.isEmpty() ? 0 : decisions.get(decisions.size() - 1).infeasible().size();
+        int patches = (int) actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun()).count();
+        return new Summary(peak, last, ray.busyRemovals(), firstPatchAt - firstDemandAt, capacity, workerSeconds,
+                idealWorkerSeconds(workload), decisions.size(), patches, accepted, rejected, ray.completedTasks(), infeasible, settled);
+    }
+
+    /** Task-seconds weighted by the share of the first group's node each task takes (its scarcest resource). */
+    private static double idealWorkerSeconds(Workload workload) {
+        double total = 0;
+        for (Workload.Event event : workload.events()) {
+            if (event.tasks() != null) {
+                total += event.tasks().count() * event.tasks().seconds() * share(workload, Workload.resourcesOf(event.tasks().shape()));
+            }
+            if (event.placementGroup() != null) {
+                for (var bundle : event.placementGroup().bundles()) {
+                    total += event.placementGroup().seconds() * share(workload, Workload.resourcesOf(bundle));
+                }
+            }
+        }
+        return total;
+    }
+
+    private static double share(Workload workload, Resources shape) {
+        for (Workload.Group group : workload.cluster().groups()) {
+            Resources node = group.shape();
+            if (shape.fitsIn(node)) {
+                double share = 0;
+                for (String name : shape.names()) {
+                    share = Math.max(share, shape.get(name).toBigDecimal().doubleValue() / node.get(name).toBigDecimal().doubleValue());
+                }
+                return share;
+            }
+        }
+        return 1;
+    }
+
+    /** The machine-readable last line of {@code ./rayscale demo}. */
+    public String line() {
+        return String.format(Locale.ROOT, "demo: peak_workers=%d final_workers=%d busy_deletions=%d time_to_capacity_s=%.0f",
+                peakWorkers, finalWorkers, busyDeletions, timeToCapacitySeconds);
+    }
+
+    /** The target a decision set for a group, for the timeline. */
+    static String targets(ScaleDecision decision) {
+        StringBuilder text = new StringBuilder();
+        for (GroupTarget group : decision.groups()) {
+            if (group.targetReplicas() != group.currentReplicas() || !group.toDelete().isEmpty()) {
+                text.append(text.length() == 0 ? "" : ", ").append(group.name()).append(' ').append(group.currentReplicas())
+                        .append(" -> ").append(group.targetReplicas());
+                if (!group.toDelete().isEmpty()) {
+                    text.append(" (remove ").append(group.toDelete().size()).append(')');
+                }
+            }
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,128 @@
+package dev.rayscale.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.GroupTarget;
+import dev.rayscale.events.Outcome;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.sim.Sample;
+import dev.rayscale.sim.Workload;
+import dev.rayscale.sim.demo.DemoRun;
+import dev.rayscale.sim.demo.RayscaleServices;
+import dev.rayscale.sim.demo.Summary;
+import dev.rayscale.testsupport.TestKafka;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rayscale end to end, as in production: the three services as separate processes over a real Kafka
+ * broker, against a simulated KubeRay + Ray cluster reached through a Kubernetes API and Ray's GCS
+ * protocol, on a simulated clock.
+ */
+class ClosedLoopTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("rayscale.home", "..")).toAbsolutePath().normalize();
+
+    @Test
+    void theWalkthroughScalesTo15AtOnceRunsEverythingAndReturnsToZero() throws Exception {
+        Workload walkthrough = Workload.shipped("walkthrough");
+        try (DemoRun run = start(walkthrough, 20, "e2e-walkthrough")) {
+            assertThat(run.awaitSettled()).as("settles: work done, back to minReplicas").isTrue();
+            Summary summary = run.summary(true);
+            List<ScaleDecision> decisions = run.trail().decisions();
+            List<ActuationResult> actuations = run.trail().actuations();
+
+            assertThat(target(decisions.get(0))).as("the first decision asks for all 15 workers (Default mode)").isEqualTo(15);
+            assertThat(summary.completedTasks()).isEqualTo(15);
+            assertThat(summary.peakWorkers()).isEqualTo(15);
+            assertThat(summary.finalWorkers()).isZero();
+            assertThat(summary.busyDeletions()).as("no pod deleted while it ran a task").isZero();
+            assertThat(run.simulator().podsDeletedByOperatorChoice()).as("the operator never picked pods itself").isZero();
+
+            // Pods waiting for the node autoscaler are neither killed nor asked for again.
+            assertThat(decisions).allSatisfy(decision -> assertThat(target(decision)).isLessThanOrEqualTo(15));
+            assertThat(decisions).flatExtracting(ScaleDecision::groups).flatExtracting(GroupTarget::toDelete)
+                    .allSatisfy(deletion -> assertThat(deletion.cause().name()).isEqualTo("IDLE"));
+            List<Sample> samples = run.samples();
+            assertThat(samples).anyMatch(sample -> sample.waitingPods() >= 10);
+            int podsWhileWaiting = samples.stream().filter(s -> s.waitingPods() > 0).mapToInt(Sample::workerPods).max().orElseThrow();
+            assertThat(podsWhileWaiting).isEqualTo(15);
+
+            assertAuditChainComplete(run);
+            assertNoDecisionAppliedTwice(actuations);
+            Path report = run.writeReport(Files.createTempDirectory("rayscale-e2e").resolve("walkthrough.html"), summary);
+            assertThat(Files.readString(report)).contains("<svg", "walkthrough");
+        }
+    }
+
+    @Test
+    void placementGroupsOfEveryStrategyGetTheRightNodeCount() throws Exception {
+        try (DemoRun run = start(Workload.shipped("placement-groups"), 20, "e2e-placement-groups")) {
+            assertThat(run.awaitSettled()).isTrue();
+            List<ScaleDecision> decisions = run.trail().decisions();
+
+            // STRICT_SPREAD (3 bundles) needs 3 nodes; STRICT_PACK merges to {CPU: 4}, a fourth;
+            // PACK (3 x 1) and SPREAD (2 x 1) fit in what the first three leave.
+            assertThat(target(decisions.get(0))).isEqualTo(4);
+            assertThat(run.summary(true).peakWorkers()).isEqualTo(4);
+            assertThat(run.summary(true).busyDeletions()).isZero();
+            assertAuditChainComplete(run);
+        }
+    }
+
+    @Test
+    void killingAndRestartingTheActuatorMidRunAppliesNothingTwice() throws Exception {
+        try (DemoRun run = start(Workload.shipped("walkthrough"), 20, "e2e-restart")) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> run.trail().actuations().stream()
+                    .anyMatch(a -> a.outcome() == Outcome.APPLIED));
+
+            run.services().kill(RayscaleServices.Service.ACTUATOR);
+            run.services().start(RayscaleServices.Service.ACTUATOR);
+
+            assertThat(run.awaitSettled()).isTrue();
+            Summary summary = run.summary(true);
+            assertThat(summary.finalWorkers()).isZero();
+            assertThat(summary.completedTasks()).isEqualTo(15);
+            assertThat(summary.busyDeletions()).isZero();
+            assertNoDecisionAppliedTwice(run.trail().actuations());
+            assertAuditChainComplete(run);
+        }
+    }
+
+    private static DemoRun start(Workload workload, double speed, String cluster) throws Exception {
+        String unique = cluster + "-" + Long.toHexString(System.nanoTime()).substring(8);
+        return DemoRun.start(workload, speed, unique, TestKafka.bootstrapServers(), ROOT, Files.createTempDirectory("rayscale-e2e"),
+                System.out::println);
+    }
+
+    /** Every actuation names a decision that was published, and every decision a snapshot that was. */
+    private static void assertAuditChainComplete(DemoRun run) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> run.trail().actuations().size() >= run.trail().decisions().size());
+        Set<String> snapshots = new HashSet<>(run.trail().snapshotIds());
+        Set<String> decisions = run.trail().decisions().stream().map(ScaleDecision::id).collect(Collectors.toSet());
+        assertThat(run.trail().decisions()).allSatisfy(decision -> assertThat(snapshots).contains(decision.snapshotId()));
+        assertThat(run.trail().actuations()).allSatisfy(result -> {
+            assertThat(decisions).contains(result.decisionId());
+            assertThat(snapshots).contains(result.snapshotId());
+        });
+        assertThat(run.trail().actuations().stream().map(ActuationResult::decisionId).collect(Collectors.toSet()))
+                .as("every decision got a result").containsAll(decisions);
+    }
+
+    private static void assertNoDecisionAppliedTwice(List<ActuationResult> actuations) {
+        List<String> applied = actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED).map(ActuationResult::decisionId).toList();
+        assertThat(applied).doesNotHaveDuplicates();
+    }
+
+    private static int target(ScaleDecision decision) {
+        return decision.groups().get(0).targetReplicas();
+    }
+}

@@ -1,0 +1,121 @@
+package dev.rayscale.cli;
+
+import dev.rayscale.sim.Workload;
+import dev.rayscale.sim.demo.DemoRun;
+import dev.rayscale.sim.demo.Summary;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./rayscale demo}: Rayscale end to end on a simulated cluster, with a real Kafka broker. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Runs Rayscale end to end on a simulated Ray cluster: starts a real Kafka broker, an embedded Kubernetes API "
+                + "server with a simulated KubeRay operator and Ray cluster, and the three services; plays a workload; prints the "
+                + "timeline and every decision; writes an HTML report. The last line is machine-readable:",
+            "  demo: peak_workers=N final_workers=M busy_deletions=K time_to_capacity_s=T",
+            "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait."})
+public class DemoCommand implements Callable<Integer> {
+
+    private static final int KAFKA_PORT = 19192;
+
+    @Option(names = "--scenario", paramLabel = "FILE|NAME", defaultValue = "walkthrough",
+            description = "A workload file (YAML/JSON), or the name of a shipped workload. Default: ${DEFAULT-VALUE}.")
+    String scenario;
+
+    @Option(names = "--speed", paramLabel = "X", description = "Simulated seconds per real second (default: the workload's).")
+    Double speed;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Where to write the HTML report. Default: .rayscale/demo/<workload>.html")
+    Path report;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Path root = Path.of(System.getProperty("rayscale.home", ".")).toAbsolutePath().normalize();
+        Path work = root.resolve(".rayscale/demo");
+        Workload workload = scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json")
+                ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario);
+        double pace = speed != null ? speed : workload.speed();
+        AtomicBoolean stopped = new AtomicBoolean();
+        out.println("starting a Kafka broker on 127.0.0.1:" + KAFKA_PORT + " ...");
+        out.flush();
+        String bootstrap = broker(root, work, "start").trim();
+        DemoRun[] run = new DemoRun[1];
+        Thread cleanup = new Thread(() -> stopEverything(root, work, run, stopped), "demo-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            run[0] = DemoRun.start(workload, pace, "raycluster-" + workload.name(), bootstrap, root, work, line -> {
+                out.println(line);
+                out.flush();
+            });
+            boolean settled = run[0].awaitSettled();
+            Summary summary = run[0].summary(settled);
+            Path file = report != null ? report : work.resolve(workload.name() + ".html");
+            run[0].writeReport(file, summary);
+            out.println();
+            out.println(settled ? "settled: all work done, back to minReplicas" : "stopped at the workload's time limit before settling");
+            out.println(String.format(Locale.ROOT, "demand to first patch %.1f s; to full capacity %.1f s (simulated)",
+                    summary.timeToFirstPatchSeconds(), summary.timeToCapacitySeconds()));
+            out.println(String.format(Locale.ROOT, "worker-seconds %.0f for %.0f of work; %d decision(s), %d patch(es); drains %d accepted, %d refused; %d task(s) done; %d infeasible",
+                    summary.workerSeconds(), summary.idealWorkerSeconds(), summary.decisions(), summary.patches(), summary.drainsAccepted(),
+                    summary.drainsRejected(), summary.completedTasks(), summary.infeasible()));
+            out.println("report: " + file.toAbsolutePath());
+            out.println(summary.line());
+            out.flush();
+            return settled ? 0 : 1;
+        } finally {
+            stopEverything(root, work, run, stopped);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException shuttingDown) {
+                // already running
+            }
+        }
+    }
+
+    private static void stopEverything(Path root, Path work, DemoRun[] run, AtomicBoolean stopped) {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
+        if (run[0] != null) {
+            run[0].close();
+        }
+        try {
+            broker(root, work, "stop");
+        } catch (IOException | InterruptedException e) {
+            System.err.println("could not stop the Kafka broker: " + e.getMessage());
+        }
+    }
+
+    private static String broker(Path root, Path work, String action) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("scripts/kafka-broker.sh").toString(), action)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        Map<String, String> env = builder.environment();
+        env.put("RAYSCALE_KAFKA_PORT", String.valueOf(KAFKA_PORT));
+        env.put("RAYSCALE_KAFKA_DIR", work.resolve("kafka").toString());
+        Process process = builder.start();
+        String output;
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            output = reader.lines().reduce("", (a, b) -> a + b + "\n");
+        }
+        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IOException("scripts/kafka-broker.sh " + action + " failed");
+        }
+        return output;
+    }
+}
