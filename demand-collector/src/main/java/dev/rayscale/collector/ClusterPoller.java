@@ -60,6 +60,8 @@ public class ClusterPoller {
     private final ClusterEvents events;
     private final Semaphore permits;
     private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
+    /** Clusters due for a read, waiting for one of the concurrent-call permits. */
+    private final java.util.Queue<Map.Entry<Tracked, RayCluster>> due = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "collector-ticker");
@@ -115,13 +117,13 @@ public class ClusterPoller {
                 seen.add(id);
                 Tracked state = tracked.computeIfAbsent(id, Tracked::new);
                 if (due(state, now)) {
-                    if (!permits.tryAcquire()) {
-                        metrics.deferred();
-                        continue;
-                    }
-                    poll(state, cluster);
+                    due.add(Map.entry(state, cluster));
                 }
             }
+            if (due.size() > permits.availablePermits()) {
+                metrics.deferred();
+            }
+            pump();
             tracked.keySet().removeIf(id -> {
                 if (seen.contains(id)) {
                     return false;
@@ -134,6 +136,18 @@ public class ClusterPoller {
             metrics.misconfigured.set(misconfigured);
         } catch (RuntimeException e) {
             LOG.error("collector round failed; the next round will retry", e);
+        }
+    }
+
+    /** Starts reads while call permits are free; each finished read frees its permit and pumps again. */
+    private void pump() {
+        while (!due.isEmpty() && permits.tryAcquire()) {
+            Map.Entry<Tracked, RayCluster> next = due.poll();
+            if (next == null) {
+                permits.release();
+                return;
+            }
+            poll(next.getKey(), next.getValue());
         }
     }
 
@@ -189,6 +203,7 @@ public class ClusterPoller {
                 state.inFlight = false;
             }
             permits.release();
+            pump();
         }
     }
 

@@ -26,8 +26,8 @@ public class CollectorMetrics {
         this.lag = Timer.builder("rayscale.collector.snapshot.lag")
                 .description("From reading a cluster's state to its snapshot being on the broker")
                 .publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
-        this.skipped = Counter.builder("rayscale.collector.polls.deferred")
-                .description("Polls put off to the next interval because the concurrent-call limit was reached").register(registry);
+        this.skipped = Counter.builder("rayscale.collector.polls.queued")
+                .description("Rounds in which more clusters were due than concurrent-call permits were free (reads queued)").register(registry);
         registry.gauge("rayscale.collector.clusters.watched", watched);
         registry.gauge("rayscale.collector.clusters.misconfigured", misconfigured);
     }

@@ -3,16 +3,10 @@ package dev.rayscale.cli;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.DemoRun;
 import dev.rayscale.sim.demo.Summary;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,8 +21,6 @@ import picocli.CommandLine.Spec;
             "  demo: peak_workers=N final_workers=M busy_deletions=K time_to_capacity_s=T",
             "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait."})
 public class DemoCommand implements Callable<Integer> {
-
-    private static final int KAFKA_PORT = 19192;
 
     @Option(names = "--scenario", paramLabel = "FILE|NAME", defaultValue = "walkthrough",
             description = "A workload file (YAML/JSON), or the name of a shipped workload. Default: ${DEFAULT-VALUE}.")
@@ -52,11 +44,12 @@ public class DemoCommand implements Callable<Integer> {
                 ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario);
         double pace = speed != null ? speed : workload.speed();
         AtomicBoolean stopped = new AtomicBoolean();
-        out.println("starting a Kafka broker on 127.0.0.1:" + KAFKA_PORT + " ...");
+        out.println("starting a Kafka broker on 127.0.0.1:" + LocalKafka.PORT + " ...");
         out.flush();
-        String bootstrap = broker(root, work, "start").trim();
+        LocalKafka kafka = LocalKafka.start(root, work);
+        String bootstrap = kafka.bootstrapServers();
         DemoRun[] run = new DemoRun[1];
-        Thread cleanup = new Thread(() -> stopEverything(root, work, run, stopped), "demo-cleanup");
+        Thread cleanup = new Thread(() -> stopEverything(run, kafka, stopped), "demo-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             run[0] = DemoRun.start(workload, pace, "raycluster-" + workload.name(), bootstrap, root, work, line -> {
@@ -79,7 +72,7 @@ public class DemoCommand implements Callable<Integer> {
             out.flush();
             return settled ? 0 : 1;
         } finally {
-            stopEverything(root, work, run, stopped);
+            stopEverything(run, kafka, stopped);
             try {
                 Runtime.getRuntime().removeShutdownHook(cleanup);
             } catch (IllegalStateException shuttingDown) {
@@ -88,34 +81,13 @@ public class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private static void stopEverything(Path root, Path work, DemoRun[] run, AtomicBoolean stopped) {
+    private static void stopEverything(DemoRun[] run, LocalKafka kafka, AtomicBoolean stopped) {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
         if (run[0] != null) {
             run[0].close();
         }
-        try {
-            broker(root, work, "stop");
-        } catch (IOException | InterruptedException e) {
-            System.err.println("could not stop the Kafka broker: " + e.getMessage());
-        }
-    }
-
-    private static String broker(Path root, Path work, String action) throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("scripts/kafka-broker.sh").toString(), action)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
-        Map<String, String> env = builder.environment();
-        env.put("RAYSCALE_KAFKA_PORT", String.valueOf(KAFKA_PORT));
-        env.put("RAYSCALE_KAFKA_DIR", work.resolve("kafka").toString());
-        Process process = builder.start();
-        String output;
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            output = reader.lines().reduce("", (a, b) -> a + b + "\n");
-        }
-        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IOException("scripts/kafka-broker.sh " + action + " failed");
-        }
-        return output;
+        kafka.close();
     }
 }

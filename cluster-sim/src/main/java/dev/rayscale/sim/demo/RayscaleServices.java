@@ -66,6 +66,11 @@ public final class RayscaleServices implements AutoCloseable {
     }
 
     public void start(Service service) {
+        start(service, List.of());
+    }
+
+    /** Starts one service with extra JVM options (system properties, heap size) and waits until it is ready. */
+    public void start(Service service, List<String> options) {
         Path jar = root.resolve(service.module).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build the services first (./mvnw install -DskipTests)");
@@ -84,11 +89,15 @@ public final class RayscaleServices implements AutoCloseable {
             case PLANNER -> List.of("-Dmp.messaging.incoming.snapshots.group.id=rayscale-scaling-planner-" + groupSuffix);
             case ACTUATOR -> List.of("-Dmp.messaging.incoming.decisions.group.id=rayscale-k8s-actuator-" + groupSuffix);
         });
+        command.addAll(options);
         command.addAll(List.of("-jar", jar.toString()));
         try {
             Files.createDirectories(logs);
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(service.module + ".log").toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(service.module + ".log").toFile()));
+            // Fewer glibc malloc arenas: the usual setting for a JVM with a small footprint (as in the deploy manifests).
+            builder.environment().put("MALLOC_ARENA_MAX", "2");
+            Process process = builder.start();
             running.put(service, process);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + service.module, e);
@@ -124,6 +133,16 @@ public final class RayscaleServices implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** The operating-system process id of a running service. */
+    public long pid(Service service) {
+        return running.get(service).pid();
+    }
+
+    /** The HTTP port of a service (health, metrics). */
+    public int port(Service service) {
+        return ports.get(service);
     }
 
     public Path log(Service service) {

@@ -1,0 +1,175 @@
+package dev.rayscale.sim.demo;
+
+import dev.rayscale.kuberay.Crds;
+import dev.rayscale.sim.FakeGcs;
+import dev.rayscale.sim.GcsStates;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.ray.v1.RayCluster;
+import io.ray.v1.RayClusterSpec;
+import io.ray.v1.rayclusterspec.HeadGroupSpec;
+import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+/**
+ * Load on one demand-collector process: many opted-in clusters (RayClusters in an embedded API
+ * server, one fake GCS answering for all of them), polled at the collector's default 1 s interval.
+ * Measures the process's CPU use and resident memory from /proc, and the snapshot lag (from reading a
+ * cluster's state to its snapshot on the broker) from the collector's own histogram.
+ */
+public final class CollectorBench {
+
+    /** What was measured. */
+    public record Figures(int clusters, double seconds, double cpuCores, long rssMiB, double snapshotsPerSecond, double lagP50Ms,
+            double lagP99Ms, double lagMaxMs) {
+
+        public String line() {
+            return String.format(Locale.ROOT, "collector-bench: clusters=%d cpu_cores=%.2f rss_mib=%d snapshots_per_s=%.0f lag_p50_ms=%.1f "
+                    + "lag_p99_ms=%.1f lag_max_ms=%.1f", clusters, cpuCores, rssMiB, snapshotsPerSecond, lagP50Ms, lagP99Ms, lagMaxMs);
+        }
+    }
+
+    private CollectorBench() {
+    }
+
+    public static Figures run(int clusters, Duration measured, String bootstrapServers, Path root, Path work, List<String> jvmOptions,
+            Consumer<String> out) {
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(List.of()), false);
+        try (FakeGcs gcs = FakeGcs.start()) {
+            server.init(InetAddress.getByName("127.0.0.1"), 0);
+            KubernetesClient client = server.createClient();
+            client.apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
+            gcs.serve(GcsStates.state(1).node("head", "head", "headgroup", dev.rayscale.gcs.proto.NodeStatus.RUNNING,
+                    Map.of("memory", 2e9), Map.of("memory", 2e9), 0).tasks(Map.of("CPU", 1.0), 3).build());
+            out.accept("creating " + clusters + " opted-in RayClusters ...");
+            for (int i = 0; i < clusters; i++) {
+                client.resources(RayCluster.class).inNamespace("bench").resource(cluster("c" + i, gcs.address())).create();
+            }
+            try (RayscaleServices services = new RayscaleServices(root, work.resolve("logs"), bootstrapServers,
+                    "http://127.0.0.1:" + server.getPort(), "bench")) {
+                services.start(RayscaleServices.Service.COLLECTOR, jvmOptions);
+                long pid = services.pid(RayscaleServices.Service.COLLECTOR);
+                int port = services.port(RayscaleServices.Service.COLLECTOR);
+                out.accept("collector up (pid " + pid + "); warming up 20 s ...");
+                Thread.sleep(20_000);
+                long cpuBefore = cpuTicks(pid);
+                Map<String, Double> metricsBefore = metrics(port);
+                long start = System.nanoTime();
+                out.accept("measuring " + measured.toSeconds() + " s ...");
+                Thread.sleep(measured.toMillis());
+                double seconds = (System.nanoTime() - start) / 1e9;
+                long cpuAfter = cpuTicks(pid);
+                Map<String, Double> metricsAfter = metrics(port);
+                long rss = rssKiB(pid) / 1024;
+                double published = value(metricsAfter, "rayscale_collector_snapshots_published_total{outcome=\"sent\"")
+                        - value(metricsBefore, "rayscale_collector_snapshots_published_total{outcome=\"sent\"");
+                return new Figures(clusters, seconds, (cpuAfter - cpuBefore) / 100.0 / seconds, rss, published / seconds,
+                        quantile(metricsBefore, metricsAfter, 0.5), quantile(metricsBefore, metricsAfter, 0.99),
+                        value(metricsAfter, "rayscale_collector_snapshot_lag_seconds_max") * 1000);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } finally {
+            server.destroy();
+        }
+    }
+
+    private static RayCluster cluster(String name, String gcsAddress) {
+        RayCluster cluster = new RayCluster();
+        cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("bench")
+                .addToAnnotations("rayscale.dev/autoscaling", "enabled").addToAnnotations("rayscale.dev/gcs-address", gcsAddress).build());
+        RayClusterSpec spec = new RayClusterSpec();
+        HeadGroupSpec head = new HeadGroupSpec();
+        head.setRayStartParams(Map.of("num-cpus", "0"));
+        spec.setHeadGroupSpec(head);
+        WorkerGroupSpecs group = new WorkerGroupSpecs();
+        group.setGroupName("workers");
+        group.setReplicas(0);
+        group.setMinReplicas(0);
+        group.setMaxReplicas(10);
+        group.setRayStartParams(Map.of("num-cpus", "1"));
+        spec.setWorkerGroupSpecs(new ArrayList<>(List.of(group)));
+        cluster.setSpec(spec);
+        return cluster;
+    }
+
+    /** utime + stime of the process, in clock ticks (1/100 s). */
+    private static long cpuTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    private static long rssKiB(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("\\D", ""));
+            }
+        }
+        return -1;
+    }
+
+    private static Map<String, Double> metrics(int port) throws IOException, InterruptedException {
+        String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Map<String, Double> values = new TreeMap<>();
+        for (String line : body.split("\n")) {
+            if (!line.startsWith("#") && line.contains(" ")) {
+                int space = line.lastIndexOf(' ');
+                try {
+                    values.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+                } catch (NumberFormatException ignored) {
+                    // not a sample line
+                }
+            }
+        }
+        return values;
+    }
+
+    private static double value(Map<String, Double> metrics, String prefix) {
+        return metrics.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).mapToDouble(Map.Entry::getValue).sum();
+    }
+
+    /** A quantile of the lag over the measured window, from the difference of the cumulative histogram buckets. */
+    private static double quantile(Map<String, Double> before, Map<String, Double> after, double q) {
+        TreeMap<Double, Double> buckets = new TreeMap<>();
+        after.forEach((key, count) -> {
+            if (key.startsWith("rayscale_collector_snapshot_lag_seconds_bucket")) {
+                String le = key.substring(key.indexOf("le=\"") + 4, key.indexOf('"', key.indexOf("le=\"") + 4));
+                double bound = le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le);
+                buckets.put(bound, count - before.getOrDefault(key, 0.0));
+            }
+        });
+        double total = buckets.isEmpty() ? 0 : buckets.lastEntry().getValue();
+        for (Map.Entry<Double, Double> bucket : buckets.entrySet()) {
+            if (bucket.getValue() >= q * total) {
+                return bucket.getKey() * 1000;
+            }
+        }
+        return Double.NaN;
+    }
+}

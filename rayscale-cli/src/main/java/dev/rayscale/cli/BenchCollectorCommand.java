@@ -1,0 +1,55 @@
+package dev.rayscale.cli;
+
+import dev.rayscale.sim.demo.CollectorBench;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./rayscale bench-collector}: one collector against many fake clusters; prints CPU, RSS and snapshot lag. */
+@Command(name = "bench-collector", mixinStandardHelpOptions = true,
+        description = "Runs one demand-collector process against many opted-in clusters (an embedded API server and one fake GCS "
+                + "answering for all) at its default 1 s poll interval, with a real Kafka broker; prints CPU use, resident memory "
+                + "and snapshot lag.")
+public class BenchCollectorCommand implements Callable<Integer> {
+
+    @Option(names = "--clusters", defaultValue = "1000", description = "Clusters to watch. Default: ${DEFAULT-VALUE}.")
+    int clusters;
+
+    @Option(names = "--seconds", defaultValue = "60", description = "Measured seconds (after a 20 s warm-up). Default: ${DEFAULT-VALUE}.")
+    int seconds;
+
+    @Option(names = "--heap", defaultValue = "64m", description = "The collector's -Xmx. Default: ${DEFAULT-VALUE}.")
+    String heap;
+
+    @Option(names = "--jvm-option", paramLabel = "OPTION", description = "An extra JVM option for the collector (repeatable).")
+    List<String> jvmOptions = new java.util.ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Path root = Path.of(System.getProperty("rayscale.home", ".")).toAbsolutePath().normalize();
+        Path work = root.resolve(".rayscale/bench");
+        try (LocalKafka kafka = LocalKafka.start(root, work)) {
+            List<String> options = new java.util.ArrayList<>(List.of("-Xmx" + heap, "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=32m", "-XX:ReservedCodeCacheSize=48m",
+                            "-XX:MaxMetaspaceSize=128m", "-Drayscale.collector.poll-interval=1s", "-Drayscale.collector.heartbeat=5s"));
+            options.addAll(jvmOptions);
+            CollectorBench.Figures figures = CollectorBench.run(clusters, Duration.ofSeconds(seconds), kafka.bootstrapServers(), root, work,
+                    options, line -> {
+                        out.println(line);
+                        out.flush();
+                    });
+            out.println(figures.line());
+            out.flush();
+        }
+        return 0;
+    }
+}
