@@ -38,6 +38,7 @@ public final class DemoRun implements AutoCloseable {
         this.workload = workload;
         this.speed = speed;
         this.out = out;
+        Topics.create(bootstrapServers);
         this.simulator = ClusterSimulator.start(workload, clusterName, speed);
         this.services = new RayscaleServices(root, workDir.resolve("logs"), bootstrapServers, simulator.apiServerUrl(), clusterName);
         this.trail = new AuditTrail(bootstrapServers, simulator.clusterId(), this::printDecision, this::printActuation);
@@ -52,6 +53,8 @@ public final class DemoRun implements AutoCloseable {
         try {
             out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + workDir.resolve("logs") + ")");
             run.services.startAll();
+            Topics.awaitAssigned(bootstrapServers, List.of("rayscale-scaling-planner-" + clusterName, "rayscale-k8s-actuator-" + clusterName),
+                    Duration.ofSeconds(30));
             run.began = Instant.now();
             run.simulator.begin();
             out.accept(String.format(Locale.ROOT, "workload %s started at %.0fx speed: %s", workload.name(), speed,

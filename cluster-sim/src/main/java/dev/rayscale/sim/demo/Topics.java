@@ -1,0 +1,61 @@
+package dev.rayscale.sim.demo;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** Creates Rayscale's topics up front, as a real deployment does (deploy/kafka-topics.yaml), so that no consumer waits for one to appear. */
+final class Topics {
+
+    private static final List<String> NAMES = List.of(dev.rayscale.events.Topics.SNAPSHOTS, dev.rayscale.events.Topics.DECISIONS,
+            dev.rayscale.events.Topics.ACTUATIONS, dev.rayscale.events.Topics.deadLetter("scaling-planner"),
+            dev.rayscale.events.Topics.deadLetter("k8s-actuator"));
+
+    private Topics() {
+    }
+
+    /** Waits until each consumer group is stable with partitions assigned: the services are then really listening. */
+    static void awaitAssigned(String bootstrapServers, List<String> groups, java.time.Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            while (System.nanoTime() < deadline) {
+                var described = admin.describeConsumerGroups(groups).all().get(10, TimeUnit.SECONDS);
+                boolean assigned = described.values().stream().allMatch(group -> group.groupState() == org.apache.kafka.common.GroupState.STABLE
+                        && group.members().stream().anyMatch(member -> !member.assignment().topicPartitions().isEmpty()));
+                if (assigned) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe the consumer groups", e);
+        }
+    }
+
+    static void create(String bootstrapServers) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            for (String name : NAMES) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(name, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + name, e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("Kafka did not create the topics in time", e);
+        }
+    }
+}
