@@ -36,8 +36,8 @@ public class BenchCollectorCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Path root = Path.of(System.getProperty("rayscale.home", ".")).toAbsolutePath().normalize();
-        Path work = root.resolve(".rayscale/bench");
+        Path root = Home.root();
+        Path work = Home.work("bench");
         try (LocalKafka kafka = LocalKafka.start(root, work)) {
             List<String> options = new java.util.ArrayList<>(List.of("-Xmx" + heap, "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=32m", "-XX:ReservedCodeCacheSize=48m",
                             "-XX:MaxMetaspaceSize=128m", "-Drayscale.collector.poll-interval=1s", "-Drayscale.collector.heartbeat=5s"));

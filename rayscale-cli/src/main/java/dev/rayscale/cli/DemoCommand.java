@@ -38,8 +38,8 @@ public class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Path root = Path.of(System.getProperty("rayscale.home", ".")).toAbsolutePath().normalize();
-        Path work = root.resolve(".rayscale/demo");
+        Path root = Home.root();
+        Path work = Home.work("demo");
         Workload workload = scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json")
                 ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario);
         double pace = speed != null ? speed : workload.speed();

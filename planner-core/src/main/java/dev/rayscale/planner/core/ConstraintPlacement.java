@@ -23,12 +23,10 @@ final class ConstraintPlacement {
             Ledger ledger = new Ledger(Pool.CONSTRAINT);
             packer.placeOnKnownNodes(requests, ledger);
             packer.openNodes(requests, Group.Need.CONSTRAINTS, ledger);
-            Request left = requests.stream().filter(request -> request.count > 0).findFirst().orElse(null);
+            Request left = ledger.commitIfComplete(plan, requests);
             if (left == null) {
-                ledger.commit();
                 continue;
             }
-            ledger.rollback(plan);
             Infeasibility.Why why = Infeasibility.of(plan, left.shape, null);
             plan.infeasible.add(InfeasibleDemand.constraint(constraint.bundles(), why.reason(),
                     "request_resources cannot be met in full: " + why.detail()));

@@ -35,12 +35,10 @@ final class GangPlacement {
             Ledger ledger = new Ledger(Pool.DEMAND);
             List<Request> requests = requests(plan, gang, number);
             place(gang.strategy(), requests, packer, ledger);
-            Request left = requests.stream().filter(request -> request.count > 0).findFirst().orElse(null);
+            Request left = ledger.commitIfComplete(plan, requests);
             if (left == null) {
-                ledger.commit();
                 continue;
             }
-            ledger.rollback(plan);
             Infeasibility.Why why = Infeasibility.of(plan, left.shape, null);
             plan.infeasible.add(InfeasibleDemand.gang(gang.id(), bundles(gang), why.reason(),
                     gang.strategy() + " placement group of " + gang.bundles().size() + " bundle(s) cannot be placed whole: " + why.detail()));

@@ -43,6 +43,22 @@ final class Ledger {
         opened.clear();
     }
 
+    /**
+     * All or nothing: commits if every request was placed, else rolls back.
+     *
+     * @return the first request left unplaced, or null if all were placed (and committed)
+     */
+    Request commitIfComplete(Plan plan, List<Request> requests) {
+        for (Request request : requests) {
+            if (request.count > 0) {
+                rollback(plan);
+                return request;
+            }
+        }
+        commit();
+        return null;
+    }
+
     /** Undoes everything since the last commit, newest first. */
     void rollback(Plan plan) {
         for (int i = takes.size() - 1; i >= 0; i--) {
