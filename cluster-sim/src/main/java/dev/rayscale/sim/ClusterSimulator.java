@@ -40,6 +40,8 @@ public final class ClusterSimulator implements AutoCloseable {
     public static final String HEAD_GROUP = "headgroup";
     public static final String NAMESPACE = "default";
     private static final Logger LOG = Logger.getLogger(ClusterSimulator.class);
+    /** The mock API server logs every request at INFO; held here so that the quieter level stays. */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG = quiet("io.fabric8.mockwebserver");
 
     private final Workload workload;
     private final String name;
@@ -77,6 +79,12 @@ public final class ClusterSimulator implements AutoCloseable {
         this.pool = new NodePool(workload.nodePool());
         this.operator = new OperatorSim(client, NAMESPACE, name, workload, ray, pool);
         gcs.answerDrains(ray::drain);
+    }
+
+    private static java.util.logging.Logger quiet(String name) {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+        logger.setLevel(java.util.logging.Level.WARNING);
+        return logger;
     }
 
     /** Starts the simulated cluster; the workload waits for {@link #begin()}. */
