@@ -49,7 +49,15 @@ public class DemoCommand implements Callable<Integer> {
         LocalKafka kafka = LocalKafka.start(root, work);
         String bootstrap = kafka.bootstrapServers();
         DemoRun[] run = new DemoRun[1];
-        Thread cleanup = new Thread(() -> stopEverything(run, kafka, stopped), "demo-cleanup");
+        AtomicBoolean interrupted = new AtomicBoolean();
+        // Ctrl-C ends the run early but cleanly: everything this command started is stopped.
+        Thread cleanup = new Thread(() -> {
+            interrupted.set(true);
+            if (run[0] != null) {
+                run[0].requestStop();
+            }
+            stopEverything(run, kafka, stopped);
+        }, "demo-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             run[0] = DemoRun.start(workload, pace, "raycluster-" + workload.name(), bootstrap, root, work, line -> {
@@ -61,7 +69,8 @@ public class DemoCommand implements Callable<Integer> {
             Path file = report != null ? report : work.resolve(workload.name() + ".html");
             run[0].writeReport(file, summary);
             out.println();
-            out.println(settled ? "settled: all work done, back to minReplicas" : "stopped at the workload's time limit before settling");
+            out.println(settled ? "settled: all work done, back to minReplicas"
+                    : interrupted.get() ? "interrupted before settling" : "stopped at the workload's time limit before settling");
             out.println(String.format(Locale.ROOT, "demand to first patch %.1f s; to full capacity %.1f s (simulated)",
                     summary.timeToFirstPatchSeconds(), summary.timeToCapacitySeconds()));
             out.println(String.format(Locale.ROOT, "worker-seconds %.0f for %.0f of work; %d decision(s), %d patch(es); drains %d accepted, %d refused; %d task(s) done; %d infeasible",
@@ -70,7 +79,7 @@ public class DemoCommand implements Callable<Integer> {
             out.println("report: " + file.toAbsolutePath());
             out.println(summary.line());
             out.flush();
-            return settled ? 0 : 1;
+            return settled ? 0 : interrupted.get() ? 130 : 1;
         } finally {
             stopEverything(run, kafka, stopped);
             try {

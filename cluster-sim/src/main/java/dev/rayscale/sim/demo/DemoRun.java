@@ -32,6 +32,7 @@ public final class DemoRun implements AutoCloseable {
     private final Thread progress;
     private volatile Instant began;
     private volatile boolean closing;
+    private volatile boolean stopRequested;
 
     private DemoRun(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
             Consumer<String> out) {
@@ -67,10 +68,15 @@ public final class DemoRun implements AutoCloseable {
         }
     }
 
-    /** Waits until the cluster has settled (work done, back to minReplicas) or the workload's time is up. */
+    /** Ends {@link #awaitSettled()} early (Ctrl-C). */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    /** Waits until the cluster has settled (work done, back to minReplicas), the workload's time is up, or a stop is requested. */
     public boolean awaitSettled() {
         int settledChecks = 0;
-        while (!simulator.timedOut()) {
+        while (!simulator.timedOut() && !stopRequested) {
             settledChecks = simulator.settled() ? settledChecks + 1 : 0;
             if (settledChecks >= 5) {
                 return true;

@@ -84,10 +84,10 @@ public record Summary(
         return 1;
     }
 
-    /** The machine-readable last line of {@code ./rayscale demo}. */
+    /** The machine-readable last line of {@code ./rayscale demo}; a time never reached is -1. */
     public String line() {
         return String.format(Locale.ROOT, "demo: peak_workers=%d final_workers=%d busy_deletions=%d time_to_capacity_s=%.0f",
-                peakWorkers, finalWorkers, busyDeletions, timeToCapacitySeconds);
+                peakWorkers, finalWorkers, busyDeletions, Double.isNaN(timeToCapacitySeconds) ? -1 : timeToCapacitySeconds);
     }
 
     /** The target a decision set for a group, for the timeline. */
