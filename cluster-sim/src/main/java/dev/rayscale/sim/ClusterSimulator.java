@@ -198,15 +198,6 @@ public final class ClusterSimulator implements AutoCloseable {
         return firstDemandAt;
     }
 
-    public Workload workload() {
-        return workload;
-    }
-
-    /** Requests the simulated GCS got: what Rayscale reported for {@code ray status}. */
-    public int gcsReports() {
-        return gcs.reports().size();
-    }
-
     public long podsDeletedByOperatorChoice() {
         return operator.podsDeletedByOperator();
     }

@@ -58,10 +58,6 @@ final class NodePool {
         }
     }
 
-    synchronized int readyNodes(double now) {
-        return (int) nodes.stream().filter(node -> node.readyAt <= now).count();
-    }
-
     private int used(int node) {
         return (int) podOnNode.values().stream().filter(index -> index == node).count();
     }

@@ -1,6 +1,5 @@
 package dev.rayscale.sim;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -163,10 +162,5 @@ final class OperatorSim {
 
     long podsDeletedByOperator() {
         return podsDeletedByOperator;
-    }
-
-    /** Pods of this cluster, as they are in the API server. */
-    List<Pod> apiPods() {
-        return client.pods().inNamespace(namespace).withLabel("ray.io/cluster", name).list().getItems();
     }
 }

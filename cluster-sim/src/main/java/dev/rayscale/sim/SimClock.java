@@ -1,6 +1,5 @@
 package dev.rayscale.sim;
 
-import java.time.Duration;
 
 /**
  * Simulated time: real time since the start, multiplied by a speed factor, so that a five-minute
@@ -26,10 +25,5 @@ public final class SimClock {
 
     public double speed() {
         return speed;
-    }
-
-    /** How long {@code simulated} takes in real time. */
-    public Duration real(Duration simulated) {
-        return Duration.ofNanos((long) (simulated.toNanos() / speed));
     }
 }

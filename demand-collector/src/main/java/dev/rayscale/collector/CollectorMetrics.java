@@ -52,7 +52,4 @@ public class CollectorMetrics {
         skipped.increment();
     }
 
-    Timer lag() {
-        return lag;
-    }
 }

@@ -101,10 +101,6 @@ public final class GcsChannels implements AutoCloseable {
         }
     }
 
-    public int openChannels() {
-        return open.size();
-    }
-
     @Override
     public void close() {
         open.keySet().forEach(this::release);

@@ -80,7 +80,4 @@ final class Node {
         }
     }
 
-    String describe() {
-        return podName != null ? podName : origin.name().toLowerCase() + " node of " + (group == null ? "head" : group.name);
-    }
 }
