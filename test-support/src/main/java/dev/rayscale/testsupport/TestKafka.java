@@ -77,6 +77,7 @@ public final class TestKafka {
         return container.getBootstrapServers();
     }
 
+    /** The broker stops, then its data goes, in this one shutdown hook: nothing else deletes its folder. */
     private static String startEmbedded() {
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
         Runtime.getRuntime().addShutdownHook(new Thread(broker::close, "test-kafka-embedded-stop"));
