@@ -1,10 +1,12 @@
 package dev.rayscale.sim;
 
+import dev.rayscale.events.Annotations;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.kuberay.Crds;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -26,14 +28,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
  * A Ray cluster on Kubernetes, simulated: an embedded Kubernetes API (fabric8's mock server in CRUD
- * mode, with KubeRay's CRD) holding the RayCluster and its pods, a simulated KubeRay operator and node
- * pool, a simulated Ray, and a GCS speaking Ray's real gRPC protocol. Rayscale's services talk to it
- * exactly as to a real cluster. The workload's clock starts with {@link #begin()}.
+ * mode, with KubeRay's CRD) holding the RayCluster and its pods, the KubeRay operator
+ * ({@link KubeRayOperator}), the kubelet and node pool ({@link Kubelet}, {@link NodePool}), Ray
+ * ({@link RaySim}) and its GCS speaking Ray's real gRPC protocol ({@link GcsServer}). Rayscale's
+ * services talk to it exactly as to a real cluster. The cluster runs from {@link #start}; the
+ * workload's clock starts with {@link #begin()}.
+ *
+ * <p>It keeps the invariants a run is judged by ({@link #invariants()}): pods deleted, by anyone,
+ * while their raylet ran work; GCS processes that exited because a client's read tripped their check;
+ * pods the operator deleted by its own choice.
  */
 public final class ClusterSimulator implements AutoCloseable {
 
@@ -47,27 +56,29 @@ public final class ClusterSimulator implements AutoCloseable {
     private final String name;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
-    private final FakeGcs gcs;
-    private final RaySim ray = new RaySim();
-    private final NodePool pool;
-    private final OperatorSim operator;
-    private final double speed;
+    private final DoubleSupplier clock;
+    private final RaySim ray;
+    private final GcsServer gcs;
+    private final Kubelet kubelet;
+    private final KubeRayOperator operator;
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
+    private final List<String> happenings = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "cluster-sim");
         thread.setDaemon(true);
         return thread;
     });
-    private volatile SimClock clock;
-    private volatile SimClock preClock = new SimClock(1);
+    private volatile double beganAt = Double.NaN;
     private int nextEvent;
+    /** Pod faults whose targets are not there yet; each tries again every tick until its window closes. */
+    private final List<Runnable> waitingFaults = new CopyOnWriteArrayList<>();
     private double lastSample = -1;
     private volatile double firstDemandAt = Double.NaN;
 
-    private ClusterSimulator(Workload workload, String name, double speed) {
+    private ClusterSimulator(Workload workload, String name, DoubleSupplier clock) {
         this.workload = workload;
         this.name = name;
-        this.speed = speed;
+        this.clock = clock;
         this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new RealisticApiDispatcher(), false);
         try {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
@@ -75,10 +86,12 @@ public final class ClusterSimulator implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         this.client = server.createClient();
-        this.gcs = FakeGcs.start();
-        this.pool = new NodePool(workload.nodePool());
-        this.operator = new OperatorSim(client, NAMESPACE, name, workload, ray, pool);
-        gcs.answerDrains(ray::drain);
+        Kubelet[] pods = new Kubelet[1];
+        this.ray = new RaySim(clock, (pod, cleanly) -> pods[0].rayProcessExited(pod, cleanly), name.hashCode());
+        this.kubelet = new Kubelet(client, NAMESPACE, name, workload, ray, new NodePool(workload.nodePool()), clock, name.hashCode() * 31L);
+        pods[0] = kubelet;
+        this.gcs = new GcsServer(ray);
+        this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, clock);
     }
 
     private static java.util.logging.Logger quiet(String name) {
@@ -87,91 +100,200 @@ public final class ClusterSimulator implements AutoCloseable {
         return logger;
     }
 
-    /** Starts the simulated cluster; the workload waits for {@link #begin()}. */
+    /** Starts the simulated cluster (the operator creates the head, whose GCS comes up); the workload waits for {@link #begin()}. */
     public static ClusterSimulator start(Workload workload, String clusterName, double speed) {
-        ClusterSimulator simulator = new ClusterSimulator(workload, clusterName, speed);
+        SimClock clock = new SimClock(speed);
+        ClusterSimulator simulator = new ClusterSimulator(workload, clusterName, clock::seconds);
         simulator.create();
-        simulator.ticker.scheduleWithFixedDelay(simulator::tick, 0, 50, TimeUnit.MILLISECONDS);
+        simulator.ticker.scheduleWithFixedDelay(simulator::tickSafely, 0, 50, TimeUnit.MILLISECONDS);
         return simulator;
+    }
+
+    /**
+     * A simulated cluster on a clock the caller moves ({@link #advance}), for tests that check the model
+     * fact by fact: nothing happens between two calls.
+     */
+    public static ClusterSimulator manual(Workload workload, String clusterName, ManualClock clock) {
+        ClusterSimulator simulator = new ClusterSimulator(workload, clusterName, clock::seconds);
+        simulator.create();
+        return simulator;
+    }
+
+    /** Moves a manual clock on by {@code seconds}, in steps of {@code step}, the simulation acting after each. */
+    public void advance(ManualClock manual, double seconds, double step) {
+        double end = manual.seconds() + seconds;
+        while (manual.seconds() < end - 1e-9) {
+            manual.set(Math.min(end, manual.seconds() + step));
+            tick();
+        }
     }
 
     private void create() {
         client.apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
         client.resources(RayCluster.class).inNamespace(NAMESPACE).resource(rayCluster()).create();
-        client.pods().inNamespace(NAMESPACE).resource(new PodBuilder().withNewMetadata().withName(name + "-head")
-                .withNamespace(NAMESPACE).withCreationTimestamp(Instant.now().toString())
-                .addToLabels("ray.io/cluster", name).addToLabels("ray.io/group", HEAD_GROUP).addToLabels("ray.io/node-type", "head")
-                .endMetadata().withNewStatus().withPhase("Running").endStatus().build()).create();
-        ray.register(name + "-head", HEAD_GROUP, headResources(), 0);
     }
 
     /** Starts the workload's clock: its events are timed from now. */
     public void begin() {
-        clock = new SimClock(speed);
+        beganAt = clock.getAsDouble();
     }
 
-    private void tick() {
+    /** True once the GCS answers (the head pod runs). */
+    public boolean gcsUp() {
+        return ray.gcsUp();
+    }
+
+    /** One step of the whole cluster: the workload's due events, the operator, the kubelet, Ray. */
+    public void tick() {
+        double now = workloadSeconds();
+        if (!Double.isNaN(now)) {
+            playDue(now);
+        }
+        operator.reconcile();
+        kubelet.tick();
+        ray.tick();
+        if (!Double.isNaN(now) && now - lastSample >= 1) {
+            lastSample = now;
+            samples.add(sample(now));
+        }
+    }
+
+    private void tickSafely() {
         try {
-            SimClock current = clock;
-            double now = current == null ? 0 : current.seconds();
-            if (current != null) {
-                submitDue(now);
-            }
-            operator.reconcile(now);
-            ray.tick(now);
-            gcs.serve(ray.state(now));
-            if (current != null && now - lastSample >= 1) {
-                lastSample = now;
-                samples.add(sample(now));
-            }
+            tick();
         } catch (RuntimeException e) {
             LOG.warn("simulator tick failed; the next one retries", e);
         }
     }
 
-    private void submitDue(double now) {
+    private double workloadSeconds() {
+        double began = beganAt;
+        return Double.isNaN(began) ? Double.NaN : clock.getAsDouble() - began;
+    }
+
+    private void playDue(double now) {
         List<Workload.Event> events = workload.events();
         while (nextEvent < events.size() && events.get(nextEvent).at() <= now) {
-            Workload.Event event = events.get(nextEvent++);
-            if (Double.isNaN(firstDemandAt)) {
-                firstDemandAt = event.at();
+            play(events.get(nextEvent++));
+        }
+        List<Runnable> retries = List.copyOf(waitingFaults);
+        waitingFaults.clear();
+        retries.forEach(Runnable::run);
+    }
+
+    /** Applies {@code fault} to the pods the selection finds now, or waits for some within its window. */
+    private void onPods(Workload.Event event, Workload.PodSelection selection, java.util.function.Consumer<String> fault) {
+        Runnable attempt = new Runnable() {
+            @Override
+            public void run() {
+                List<String> pods = select(selection);
+                if (pods.isEmpty() && workloadSeconds() < event.at() + selection.window()) {
+                    waitingFaults.add(this);
+                    return;
+                }
+                pods.forEach(fault);
             }
-            if (event.tasks() != null) {
-                ray.submitTasks(Workload.resources(event.tasks().shape()), event.tasks().count(), event.tasks().seconds());
+        };
+        attempt.run();
+    }
+
+    private void play(Workload.Event event) {
+        if (event.tasks() != null) {
+            firstDemandAt = Double.isNaN(firstDemandAt) ? event.at() : firstDemandAt;
+            ray.submitTasks(Workload.resources(event.tasks().shape()), event.tasks().count(), event.tasks().seconds());
+        }
+        if (event.placementGroup() != null) {
+            firstDemandAt = Double.isNaN(firstDemandAt) ? event.at() : firstDemandAt;
+            Workload.PlacementGroup group = event.placementGroup();
+            ray.submitGang(group.id(), PlacementStrategy.valueOf(group.strategy()),
+                    group.bundles().stream().map(Workload::resources).toList(), group.seconds());
+        }
+        if (Boolean.TRUE.equals(event.restartHead())) {
+            happened("the GCS process exits; the head's container restarts");
+            ray.crashGcs();
+        }
+        if (event.restartRaylets() != null) {
+            onPods(event, event.restartRaylets(), pod -> {
+                happened("the raylet in " + pod + " crashes; its container restarts");
+                ray.crashRaylet(pod);
+            });
+        }
+        if (event.evict() != null) {
+            onPods(event, event.evict(), pod -> {
+                happened(pod + " is evicted");
+                kubelet.delete(pod);
+            });
+        }
+        if (event.losePods() != null) {
+            onPods(event, event.losePods(), pod -> {
+                happened(pod + " is lost with its node");
+                kubelet.forceDelete(pod);
+            });
+        }
+        if (event.suspend() != null) {
+            happened(event.suspend() ? "the cluster is suspended" : "the cluster is resumed");
+            client.resources(RayCluster.class).inNamespace(NAMESPACE).withName(name)
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":" + event.suspend() + "}}");
+        }
+    }
+
+    private void happened(String what) {
+        happenings.add(String.format(java.util.Locale.ROOT, "[%5.0fs] %s", workloadSeconds(), what));
+    }
+
+    /** Worker pods of the selection's group in the selection's state, by name. */
+    private List<String> select(Workload.PodSelection selection) {
+        List<String> chosen = new ArrayList<>();
+        for (Kubelet.SimPod pod : kubelet.list(selection.group())) {
+            if (chosen.size() >= selection.count() || pod.terminating) {
+                continue;
             }
-            if (event.placementGroup() != null) {
-                Workload.PlacementGroup group = event.placementGroup();
-                ray.submitGang(group.id(), PlacementStrategy.valueOf(group.strategy()),
-                        group.bundles().stream().map(Workload::resources).toList(), group.seconds());
+            boolean registered = pod.containerRunning;
+            boolean busy = ray.busy(pod.name);
+            boolean matches = switch (selection.state() == null ? "idle" : selection.state()) {
+                case "busy" -> busy;
+                case "starting" -> !registered;
+                default -> registered && !busy;
+            };
+            if (matches) {
+                chosen.add(pod.name);
             }
         }
+        return chosen;
     }
 
     private Sample sample(double now) {
         RaySim.Stats stats = ray.stats();
-        int[] pods = operator.podCounts();
+        int pods = 0;
+        int waiting = 0;
+        for (Kubelet.SimPod pod : kubelet.all()) {
+            if (!pod.head() && !pod.terminating) {
+                pods++;
+                waiting += pod.containerRunning ? 0 : 1;
+            }
+        }
         return new Sample(now, stats.pendingTasks() + stats.pendingGangs(), stats.runningTasks() + stats.runningGangBundles(),
-                pods[0], pods[1], stats.registeredWorkers(), stats.busyWorkers());
+                pods, waiting, stats.registeredWorkers(), stats.busyWorkers());
     }
 
-    /** True once every event was submitted, all work is done, and only minReplicas workers remain. */
+    /** True once every event was played, all work is done, and only minReplicas worker pods remain. */
     public boolean settled() {
-        SimClock current = clock;
-        if (current == null || nextEvent < workload.events().size() || !ray.stats().quiet()) {
+        if (Double.isNaN(beganAt) || nextEvent < workload.events().size() || !waitingFaults.isEmpty() || !ray.stats().quiet()) {
             return false;
         }
         int minimum = workload.cluster().groups().stream().mapToInt(group -> group.min() * group.numOfHosts()).sum();
-        return operator.podCounts()[0] == minimum;
+        return kubelet.all().stream().filter(pod -> !pod.head()).count() == minimum;
     }
 
     public boolean timedOut() {
-        SimClock current = clock;
-        return current != null && current.seconds() > workload.maxSeconds();
+        double now = workloadSeconds();
+        return !Double.isNaN(now) && now > workload.maxSeconds();
     }
 
+    /** Simulated seconds since the workload began. */
     public double seconds() {
-        SimClock current = clock;
-        return current == null ? 0 : current.seconds();
+        double now = workloadSeconds();
+        return Double.isNaN(now) ? 0 : now;
     }
 
     public String apiServerUrl() {
@@ -190,6 +312,11 @@ public final class ClusterSimulator implements AutoCloseable {
         return List.copyOf(samples);
     }
 
+    /** The faults the workload injected, with their times. */
+    public List<String> happenings() {
+        return List.copyOf(happenings);
+    }
+
     public RaySim.Stats rayStats() {
         return ray.stats();
     }
@@ -198,8 +325,39 @@ public final class ClusterSimulator implements AutoCloseable {
         return firstDemandAt;
     }
 
-    public long podsDeletedByOperatorChoice() {
-        return operator.podsDeletedByOperator();
+    /** What {@code ray status} prints in this cluster now. */
+    public String rayStatus() {
+        return ray.rayStatus(Instant.now());
+    }
+
+    RaySim ray() {
+        return ray;
+    }
+
+    Kubelet kubelet() {
+        return kubelet;
+    }
+
+    /** {@code host:port} of the cluster's GCS. */
+    public String gcsAddress() {
+        return gcs.address();
+    }
+
+    /** The judged invariants so far. */
+    public Invariants invariants() {
+        return new Invariants(kubelet.busyDeletions(), ray.gcsExitsCausedByClients(), operator.chosenDeletions());
+    }
+
+    /**
+     * @param busyDeletions pods deleted, by anyone, while their raylet ran work
+     * @param gcsCrashes GCS processes that exited because a client's read tripped their check (fact A1.1)
+     * @param operatorDeletions pods the KubeRay operator chose to delete itself (fact B6.27)
+     */
+    public record Invariants(long busyDeletions, long gcsCrashes, long operatorDeletions) {
+
+        public boolean held() {
+            return busyDeletions == 0 && gcsCrashes == 0 && operatorDeletions == 0;
+        }
     }
 
     @Override
@@ -215,15 +373,10 @@ public final class ClusterSimulator implements AutoCloseable {
         server.destroy();
     }
 
-    private dev.rayscale.events.Resources headResources() {
-        return dev.rayscale.events.Resources.of("CPU", BigDecimal.valueOf(workload.cluster().headCpus()).toPlainString(),
-                "memory", "2147483648");
-    }
-
     private RayCluster rayCluster() {
         RayCluster cluster = new RayCluster();
         cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE)
-                .addToAnnotations("rayscale.dev/autoscaling", "enabled")
+                .addToAnnotations(Annotations.AUTOSCALING, Annotations.AUTOSCALING_ENABLED)
                 .addToAnnotations("rayscale.dev/gcs-address", gcs.address()).build());
         RayClusterSpec spec = new RayClusterSpec();
         spec.setRayVersion("2.41.0");
@@ -264,6 +417,9 @@ public final class ClusterSimulator implements AutoCloseable {
         if (!custom.isEmpty()) {
             params.put("resources", custom.entrySet().stream().map(e -> "\"" + e.getKey() + "\": " + e.getValue().toPlainString())
                     .collect(Collectors.joining(", ", "{", "}")));
+        }
+        if (!group.labels().isEmpty()) {
+            params.put("labels", group.labels().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(",")));
         }
         return params;
     }

@@ -1,27 +1,12 @@
 package dev.rayscale.sim;
 
-import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
+import dev.rayscale.gcs.proto.AutoscalingState;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReply;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
-import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
-import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
-import dev.rayscale.gcs.proto.ReportAutoscalingStateReply;
+import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.ReportAutoscalingStateRequest;
-import io.grpc.Context;
-import io.grpc.Contexts;
-import io.grpc.Grpc;
-import io.grpc.InsecureServerCredentials;
-import io.grpc.Metadata;
-import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import io.grpc.ServerInterceptors;
 import io.grpc.Status;
-import io.grpc.stub.StreamObserver;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,35 +14,30 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
- * A stand-in for one Ray cluster's GCS: a real gRPC server on a local port, speaking Ray's
- * {@code ray.rpc.autoscaler.AutoscalerStateService}, serving whatever state the test (or a
- * simulator) gives it. It can be made to fail, and it records drains, reports and the
- * {@code authorization} header it was sent.
+ * One Ray cluster's GCS for service tests: a real gRPC server ({@link GcsServer}) serving whatever
+ * content the test scripts, with the real GCS's rules around it — the version is its own counter,
+ * bumped by every read and stamped on every node (fact A1.2), reset by a restart (A1.3), and a read
+ * whose {@code last_seen_cluster_resource_state_version} is above it makes the GCS exit (A1.1): it then
+ * answers nothing until {@link #restart()}. Drains with a negative deadline are refused (A3.10); an
+ * older report than the one held is dropped (A2.5). It can be made to fail, and records what it was sent.
  */
-public final class FakeGcs implements AutoCloseable {
+public final class FakeGcs implements AutoCloseable, GcsBackend {
 
-    private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-    private static final Context.Key<String> CALLER_AUTHORIZATION = Context.key("authorization");
-
-    private final Server server;
-    private final AtomicReference<ClusterResourceState> state = new AtomicReference<>(ClusterResourceState.getDefaultInstance());
+    private final GcsServer server;
+    private final AtomicReference<ClusterResourceState> content = new AtomicReference<>(ClusterResourceState.getDefaultInstance());
     private final AtomicReference<Status> failure = new AtomicReference<>();
     private final AtomicReference<Function<DrainNodeRequest, DrainNodeReply>> drains =
             new AtomicReference<>(request -> DrainNodeReply.newBuilder().setIsAccepted(true).build());
-    private final AtomicReference<String> requiredToken = new AtomicReference<>();
     private final AtomicInteger reads = new AtomicInteger();
+    private final AtomicInteger exits = new AtomicInteger();
     private final List<DrainNodeRequest> drainRequests = new CopyOnWriteArrayList<>();
     private final List<ReportAutoscalingStateRequest> reports = new CopyOnWriteArrayList<>();
-    private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private long version;
+    private boolean down;
+    private AutoscalingState held;
 
     private FakeGcs() {
-        try {
-            server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-                    .addService(ServerInterceptors.intercept(new Service(), new AuthorizationCapture()))
-                    .build().start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start the fake GCS", e);
-        }
+        server = new GcsServer(this);
     }
 
     public static FakeGcs start() {
@@ -66,16 +46,17 @@ public final class FakeGcs implements AutoCloseable {
 
     /** {@code 127.0.0.1:<port>}, for the {@code rayscale.dev/gcs-address} annotation. */
     public String address() {
-        return "127.0.0.1:" + server.getPort();
+        return server.address();
     }
 
+    /** Serves {@code next} from now on; its version is replaced by the GCS's own counter. */
     public FakeGcs serve(ClusterResourceState next) {
-        state.set(next);
+        content.set(next);
         return this;
     }
 
     public ClusterResourceState state() {
-        return state.get();
+        return content.get();
     }
 
     /** Every call fails with {@code status} until {@link #heal()}. */
@@ -89,6 +70,14 @@ public final class FakeGcs implements AutoCloseable {
         return this;
     }
 
+    /** A new GCS process: up again, its version counter back at 0, no report held (fact A1.3). */
+    public synchronized FakeGcs restart() {
+        down = false;
+        version = 0;
+        held = null;
+        return this;
+    }
+
     /** Answers drains with {@code answer} (by default every drain is accepted). */
     public FakeGcs answerDrains(Function<DrainNodeRequest, DrainNodeReply> answer) {
         drains.set(answer);
@@ -97,12 +86,21 @@ public final class FakeGcs implements AutoCloseable {
 
     /** Refuses calls that do not carry {@code authorization: Bearer <token>}. */
     public FakeGcs requireToken(String token) {
-        requiredToken.set(token);
+        server.requireToken(token);
         return this;
     }
 
     public int reads() {
         return reads.get();
+    }
+
+    /** How many times a client's {@code last_seen} made this GCS exit. */
+    public int exits() {
+        return exits.get();
+    }
+
+    public synchronized long version() {
+        return version;
     }
 
     public List<DrainNodeRequest> drainRequests() {
@@ -113,70 +111,65 @@ public final class FakeGcs implements AutoCloseable {
         return List.copyOf(reports);
     }
 
+    /** The report the GCS holds: the last one not older than its predecessor. */
+    public synchronized AutoscalingState heldReport() {
+        return held;
+    }
+
     public List<String> authorizations() {
-        return List.copyOf(authorizations);
+        return server.authorizations();
     }
 
     @Override
     public void close() {
-        server.shutdownNow();
+        server.close();
     }
 
-    private boolean refuse(StreamObserver<?> observer) {
+    private synchronized void refuseIfDown() {
         Status status = failure.get();
         if (status != null) {
-            observer.onError(status.asRuntimeException());
-            return true;
+            throw status.asRuntimeException();
         }
-        String token = requiredToken.get();
-        if (token != null && !("Bearer " + token).equals(CALLER_AUTHORIZATION.get())) {
-            observer.onError(Status.UNAUTHENTICATED.withDescription("missing or wrong token").asRuntimeException());
-            return true;
-        }
-        return false;
-    }
-
-    private final class Service extends AutoscalerStateServiceGrpc.AutoscalerStateServiceImplBase {
-
-        @Override
-        public void getClusterResourceState(GetClusterResourceStateRequest request, StreamObserver<GetClusterResourceStateReply> observer) {
-            reads.incrementAndGet();
-            if (refuse(observer)) {
-                return;
-            }
-            observer.onNext(GetClusterResourceStateReply.newBuilder().setClusterResourceState(state.get()).build());
-            observer.onCompleted();
-        }
-
-        @Override
-        public void drainNode(DrainNodeRequest request, StreamObserver<DrainNodeReply> observer) {
-            if (refuse(observer)) {
-                return;
-            }
-            drainRequests.add(request);
-            observer.onNext(drains.get().apply(request));
-            observer.onCompleted();
-        }
-
-        @Override
-        public void reportAutoscalingState(ReportAutoscalingStateRequest request, StreamObserver<ReportAutoscalingStateReply> observer) {
-            if (refuse(observer)) {
-                return;
-            }
-            reports.add(request);
-            observer.onNext(ReportAutoscalingStateReply.getDefaultInstance());
-            observer.onCompleted();
+        if (down) {
+            throw Status.UNAVAILABLE.withDescription("the GCS process exited").asRuntimeException();
         }
     }
 
-    private final class AuthorizationCapture implements ServerInterceptor {
-        @Override
-        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
-            String authorization = headers.get(AUTHORIZATION);
-            if (authorization != null) {
-                authorizations.add(authorization);
-            }
-            return Contexts.interceptCall(Context.current().withValue(CALLER_AUTHORIZATION, authorization), call, headers, next);
+    @Override
+    public synchronized ClusterResourceState read(long lastSeenVersion) {
+        reads.incrementAndGet();
+        refuseIfDown();
+        if (lastSeenVersion > version) {
+            // RAY_CHECK(last_seen <= last_cluster_resource_state_version_) fails: the GCS logs FATAL and exits (A1.1).
+            down = true;
+            exits.incrementAndGet();
+            throw Status.UNAVAILABLE.withDescription("the GCS process exited").asRuntimeException();
+        }
+        version++;
+        ClusterResourceState.Builder reply = content.get().toBuilder().setClusterResourceStateVersion(version);
+        for (NodeState.Builder node : reply.getNodeStatesBuilderList()) {
+            node.setNodeStateVersion(version);
+        }
+        return reply.build();
+    }
+
+    @Override
+    public DrainNodeReply drain(DrainNodeRequest request) {
+        refuseIfDown();
+        if (request.getDeadlineTimestampMs() < 0) {
+            throw Status.INVALID_ARGUMENT.withDescription("deadline_timestamp_ms must not be negative").asRuntimeException();
+        }
+        drainRequests.add(request);
+        return drains.get().apply(request);
+    }
+
+    @Override
+    public synchronized void report(ReportAutoscalingStateRequest request) {
+        refuseIfDown();
+        reports.add(request);
+        AutoscalingState state = request.getAutoscalingState();
+        if (held == null || state.getAutoscalerStateVersion() >= held.getAutoscalerStateVersion()) {
+            held = state;
         }
     }
 }

@@ -1,14 +1,10 @@
 package dev.rayscale.sim;
 
 import com.google.protobuf.ByteString;
-import dev.rayscale.gcs.proto.AffinityConstraint;
-import dev.rayscale.gcs.proto.AntiAffinityConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceState;
-import dev.rayscale.gcs.proto.GangResourceRequest;
 import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.NodeStatus;
-import dev.rayscale.gcs.proto.PlacementConstraint;
 import dev.rayscale.gcs.proto.ResourceRequest;
 import dev.rayscale.gcs.proto.ResourceRequestByCount;
 import java.nio.charset.StandardCharsets;
@@ -49,21 +45,9 @@ public final class GcsStates {
         return gang(id, strategy, java.util.Collections.nCopies(bundles, bundle));
     }
 
-    /** A placement group, encoded as the GCS does for its strategy: only its unplaced bundles are sent. */
+    /** A placement group, encoded as the GCS does for its strategy: only its unplaced bundles are sent (fact A5.22). */
     public GcsStates gang(String id, String strategy, java.util.List<Map<String, Double>> bundles) {
-        GangResourceRequest.Builder gang = GangResourceRequest.newBuilder().setDetails(id + ":" + strategy + "|PENDING");
-        for (Map<String, Double> bundle : bundles) {
-            ResourceRequest.Builder request = ResourceRequest.newBuilder().putAllResourcesBundle(bundle);
-            if ("STRICT_PACK".equals(strategy)) {
-                request.addPlacementConstraints(PlacementConstraint.newBuilder()
-                        .setAffinity(AffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
-            } else if ("STRICT_SPREAD".equals(strategy)) {
-                request.addPlacementConstraints(PlacementConstraint.newBuilder()
-                        .setAntiAffinity(AntiAffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
-            }
-            gang.addRequests(request);
-        }
-        state.addPendingGangResourceRequests(gang);
+        state.addPendingGangResourceRequests(RaySim.gangRequest(id, strategy, bundles));
         return this;
     }
 

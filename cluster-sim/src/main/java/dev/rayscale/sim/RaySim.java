@@ -1,141 +1,313 @@
 package dev.rayscale.sim;
 
+import com.google.protobuf.ByteString;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.Resources;
+import dev.rayscale.gcs.proto.AffinityConstraint;
+import dev.rayscale.gcs.proto.AntiAffinityConstraint;
+import dev.rayscale.gcs.proto.AutoscalingState;
+import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.DrainNodeReason;
 import dev.rayscale.gcs.proto.DrainNodeReply;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
+import dev.rayscale.gcs.proto.GangResourceRequest;
+import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.NodeStatus;
+import dev.rayscale.gcs.proto.PlacementConstraint;
+import dev.rayscale.gcs.proto.ReportAutoscalingStateRequest;
+import dev.rayscale.gcs.proto.ResourceRequest;
+import dev.rayscale.gcs.proto.ResourceRequestByCount;
+import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.function.DoubleSupplier;
 
 /**
- * What Ray does in the simulated cluster: every running pod is a Ray node (its instance id is the pod
- * name) with its group's resources; submitted work is scheduled first-fit onto nodes that are not
- * draining, placement groups all or nothing; what cannot be placed is the pending demand the GCS
- * reports. Idle time advances on the simulated clock. A drain (IDLE_TERMINATION) is accepted only by
- * an idle node. Thread-safe: one lock around everything.
+ * Ray in the simulated cluster, as Ray's source code behaves (facts A1 to A5 of the shared
+ * ray-kuberay-behaviours.md, cited where modelled): the GCS process in the head pod, a raylet per
+ * running worker container, and the work they run.
+ *
+ * <ul>
+ *   <li><b>The GCS</b> counts a version that every read bumps (A1.2) and that starts at 0 in every GCS
+ *       process (A1.3); a read whose {@code last_seen} is above it makes the process exit (A1.1), and the
+ *       head's container restart brings a new process with a new session name and empty tables: no
+ *       nodes, no report, no {@code request_resources} (A1.3, A5.23). Raylets of the old session cannot
+ *       join the new one; they exit and come back in their pods as new nodes (A4.20).</li>
+ *   <li><b>Drains</b> (A3): a negative deadline is an error (A3.10); an unknown or dead node is accepted
+ *       (A3.11); an alive one is asked: IDLE_TERMINATION only if idle, PREEMPTION always (A3.13); an idle
+ *       node that accepts exits at once and is DEAD, never DRAINING (A3.14); DRAINING is what a busy
+ *       draining raylet reports, at the GCS's next load poll (A3.16).</li>
+ *   <li><b>Node states</b> (A4): DEAD, then DRAINING, then IDLE, then RUNNING (A3.16); idle time since the
+ *       last moment nothing ran, at least 1 ms (A4.17); Ray's activity strings (A4.18); a pod deleted
+ *       gracefully unregisters its node at once, one that vanished is DEAD only after the health checks
+ *       fail (A4.19); a DEAD node has only identity fields.</li>
+ *   <li><b>Demand</b> (A5): pending tasks summed by shape, infeasible included (A5.21); one request per
+ *       pending placement group with its unplaced bundles, {@code _PG_<id>} constraints for the strict
+ *       strategies, details {@code <id>:<STRATEGY>|PENDING}, and {@code _PG_<id>} dynamic labels on the
+ *       nodes holding its bundles (A5.22).</li>
+ *   <li><b>Reports</b>: an older autoscaler state version than the one held is dropped (A2.5).</li>
+ * </ul>
+ *
+ * Thread-safe: one lock around everything (the gRPC threads and the simulator's ticker share it).
  */
-public final class RaySim {
+public final class RaySim implements GcsBackend {
 
-    /** One piece of work holding resources on a node until it ends. */
-    private record Running(Resources shape, double endSeconds, String gang) {
+    /** What Kubernetes learns from Ray: the ray container's main process ended. */
+    public interface Containers {
+        void rayProcessExited(String pod, boolean cleanly);
     }
 
-    private static final class Node {
-        final String pod;
-        final String group;
-        final Resources total;
-        Resources available;
-        final List<Running> running = new ArrayList<>();
-        double idleSince;
-        boolean draining;
+    /** {@code health_check_failure_threshold x (health_check_period_ms + health_check_timeout_ms)}, the slow end of A4.19. */
+    static final double HEALTH_CHECK_DEAD_AFTER_SECONDS = 5 * (3 + 10);
+    /** {@code maximum_gcs_dead_node_cached_count} (A3.11). */
+    static final int DEAD_NODE_CACHE = 1000;
+    /** {@code gcs_pull_resource_loads_period_milliseconds} (A3.16). */
+    static final double LOAD_POLL_SECONDS = 1;
+    static final String IDLE_REJECTION = "The node to be idle terminated is no longer idle.";
 
-        Node(String pod, String group, Resources total, double now) {
-            this.pod = pod;
-            this.group = group;
-            this.total = total;
-            this.available = total;
-            this.idleSince = now;
-        }
-    }
-
-    private static final class Batch {
-        final Resources shape;
-        final double seconds;
-        long remaining;
-
-        Batch(Resources shape, long count, double seconds) {
-            this.shape = shape;
-            this.remaining = count;
-            this.seconds = seconds;
-        }
+    private record Batch(Resources shape, double seconds, long[] remaining) {
     }
 
     private record Gang(String id, PlacementStrategy strategy, List<Resources> bundles, double seconds) {
     }
 
-    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final DoubleSupplier clock;
+    private final Containers containers;
+    private final Random random;
+    // The GCS process.
+    private String headPod;
+    private boolean gcsUp;
+    private long version;
+    private String sessionName = "";
+    private int sessions;
+    private long gcsExitsCausedByClients;
+    private AutoscalingState held;
+    private final List<ResourceRequestByCount> constraint = new ArrayList<>();
+    private final LinkedHashMap<String, Raylet> dead = new LinkedHashMap<>();
+    private double lastLoadPoll;
+    // The raylets the GCS knows alive, by node id.
+    private final Map<String, Raylet> alive = new LinkedHashMap<>();
+    // The work.
     private final List<Batch> pending = new ArrayList<>();
     private final List<Gang> pendingGangs = new ArrayList<>();
-    private long version = 1;
+    /** Every placement group submitted, so that one whose node went away can be scheduled again whole. */
+    private final List<Gang> submitted = new ArrayList<>();
     private long completed;
-    private long busyRemovals;
 
-    public synchronized void register(String pod, String group, Resources total, double now) {
-        nodes.put(pod, new Node(pod, group, total, now));
-        version++;
+    RaySim(DoubleSupplier clock, Containers containers, long seed) {
+        this.clock = clock;
+        this.containers = containers;
+        this.random = new Random(seed);
     }
 
-    /** The pod is gone. If its node was running work, that is counted and the work goes back to pending (Ray retries it). */
-    public synchronized void remove(String pod, double now) {
-        Node node = nodes.remove(pod);
-        if (node == null) {
+    // ---- Kubernetes side: processes starting and stopping in pods ----
+
+    /** The head container started: a new GCS process, with a new session and empty tables (A1.3). */
+    public synchronized void startHead(String pod, Resources total, Map<String, String> labels) {
+        double now = clock.getAsDouble();
+        List<Raylet> previous = new ArrayList<>(alive.values());
+        alive.clear();
+        dead.clear();
+        constraint.clear();
+        held = null;
+        version = 0;
+        sessions++;
+        sessionName = String.format("session_sim_%d_%d", sessions, 1000 + random.nextInt(9000));
+        gcsUp = true;
+        headPod = pod;
+        for (Raylet raylet : previous) {
+            // Raylets of an earlier GCS process cannot rejoin; their containers end and start anew (new node ids, A4.20).
+            requeue(raylet, now);
+            if (!raylet.pod.equals(pod)) {
+                containers.rayProcessExited(raylet.pod, false);
+            }
+        }
+        register(pod, "headgroup", total, labels, now);
+    }
+
+    /** A raylet started in a worker container; it registers as a new node. False if there is no GCS to register with. */
+    public synchronized boolean startRaylet(String pod, String type, Resources total, Map<String, String> labels) {
+        if (!gcsUp) {
+            return false;
+        }
+        register(pod, type, total, labels, clock.getAsDouble());
+        return true;
+    }
+
+    private void register(String pod, String type, Resources total, Map<String, String> labels, double now) {
+        byte[] id = new byte[28];
+        random.nextBytes(id);
+        Raylet raylet = new Raylet(HexFormat.of().formatHex(id), pod, type, total, labels, now);
+        alive.put(raylet.nodeId, raylet);
+    }
+
+    /**
+     * The pod is being deleted. Gracefully (SIGTERM): the raylet unregisters and its node is DEAD at
+     * once; abruptly (the pod vanished): the GCS keeps the node alive until its health checks fail (A4.19).
+     * Work that ran there goes back to pending, as Ray retries tasks of a lost node.
+     */
+    public synchronized void stopPod(String pod, boolean graceful) {
+        double now = clock.getAsDouble();
+        if (pod.equals(headPod)) {
+            gcsDown(now);
             return;
         }
-        if (!node.running.isEmpty()) {
-            busyRemovals++;
-            for (Running work : node.running) {
-                if (work.gang == null) {
-                    pending.add(new Batch(work.shape, 1, Math.max(1, work.endSeconds - now)));
-                }
+        for (Raylet raylet : raylets(pod)) {
+            requeue(raylet, now);
+            if (graceful) {
+                bury(raylet);
+            } else {
+                raylet.unreachable = true;
+                raylet.deadAt = now + HEALTH_CHECK_DEAD_AFTER_SECONDS;
             }
         }
-        version++;
     }
+
+    /** The raylet process in a running pod crashed: the GCS notices through its health checks (A4.19); the container ends. */
+    public synchronized void crashRaylet(String pod) {
+        double now = clock.getAsDouble();
+        for (Raylet raylet : raylets(pod)) {
+            requeue(raylet, now);
+            raylet.unreachable = true;
+            raylet.deadAt = now + HEALTH_CHECK_DEAD_AFTER_SECONDS;
+        }
+        containers.rayProcessExited(pod, false);
+    }
+
+    /** The GCS process exits (a failed RAY_CHECK, an out-of-memory kill): its container ends and restarts. */
+    public synchronized void crashGcs() {
+        gcsDown(clock.getAsDouble());
+    }
+
+    private void gcsDown(double now) {
+        if (!gcsUp) {
+            return;
+        }
+        gcsUp = false;
+        alive.values().forEach(raylet -> requeue(raylet, now));
+        if (headPod != null) {
+            containers.rayProcessExited(headPod, false);
+        }
+    }
+
+    private List<Raylet> raylets(String pod) {
+        return alive.values().stream().filter(raylet -> raylet.pod.equals(pod) && !raylet.unreachable).toList();
+    }
+
+    private void bury(Raylet raylet) {
+        alive.remove(raylet.nodeId);
+        dead.put(raylet.nodeId, raylet);
+        while (dead.size() > DEAD_NODE_CACHE) {
+            dead.remove(dead.keySet().iterator().next());
+        }
+    }
+
+    /** Work of a node that went away is retried: tasks with their remaining time, placement groups whole. */
+    private void requeue(Raylet raylet, double now) {
+        for (Raylet.Work work : raylet.running) {
+            if (work.gang() == null) {
+                pending.add(new Batch(work.shape(), Math.max(1, work.endSeconds() - now), new long[] {1}));
+            }
+        }
+        raylet.running.stream().map(Raylet.Work::gang).filter(id -> id != null).distinct().forEach(id -> requeueGang(id, now));
+        raylet.running.clear();
+        raylet.available = raylet.total;
+        raylet.placementGroups.clear();
+    }
+
+    private void requeueGang(String id, double now) {
+        for (Raylet other : alive.values()) {
+            other.running.removeIf(work -> {
+                if (id.equals(work.gang())) {
+                    other.available = other.available.plus(work.shape());
+                    return true;
+                }
+                return false;
+            });
+            other.placementGroups.remove(id);
+            if (other.running.isEmpty()) {
+                other.idleSince = now;
+            }
+        }
+        submitted.stream().filter(gang -> gang.id.equals(id)).findFirst().ifPresent(pendingGangs::add);
+    }
+
+    // ---- Work ----
 
     public synchronized void submitTasks(Resources shape, long count, double seconds) {
-        pending.add(new Batch(shape, count, seconds));
-        version++;
+        pending.add(new Batch(shape, seconds, new long[] {count}));
     }
 
+    /** A placement group; its id is hex, as Ray's are. */
     public synchronized void submitGang(String id, PlacementStrategy strategy, List<Resources> bundles, double seconds) {
-        pendingGangs.add(new Gang(id, strategy, bundles, seconds));
-        version++;
+        Gang gang = new Gang(HexFormat.of().formatHex(id.getBytes(StandardCharsets.UTF_8)), strategy, bundles, seconds);
+        submitted.add(gang);
+        pendingGangs.add(gang);
     }
 
-    /** Ends finished work and schedules what fits: placement groups first, then tasks in submission order. */
-    public synchronized void tick(double now) {
-        for (Node node : nodes.values()) {
-            Iterator<Running> works = node.running.iterator();
-            while (works.hasNext()) {
-                Running work = works.next();
-                if (work.endSeconds <= now) {
-                    works.remove();
-                    node.available = node.available.plus(work.shape);
-                    completed += work.gang == null ? 1 : 0;
-                    version++;
-                    if (node.running.isEmpty()) {
-                        node.idleSince = now;
-                    }
+    /** {@code ray.autoscaler.sdk.request_resources}: replaces the one stored constraint (A5.23). */
+    public synchronized void requestResources(Map<Resources, Long> bundles) {
+        constraint.clear();
+        bundles.forEach((shape, count) -> constraint.add(ResourceRequestByCount.newBuilder()
+                .setRequest(ResourceRequest.newBuilder().putAllResourcesBundle(doubles(shape))).setCount(count).build()));
+    }
+
+    /** Ends finished work, marks nodes whose health checks failed DEAD, lets idle draining nodes exit, and schedules. */
+    public synchronized void tick() {
+        double now = clock.getAsDouble();
+        for (Raylet raylet : List.copyOf(alive.values())) {
+            if (raylet.unreachable) {
+                if (now >= raylet.deadAt) {
+                    bury(raylet);
                 }
+                continue;
             }
+            completed += raylet.finish(now).stream().filter(work -> work.gang() == null).count();
+            if (raylet.draining && raylet.idle()) {
+                exitDrained(raylet);
+            }
+        }
+        if (now - lastLoadPoll >= LOAD_POLL_SECONDS) {
+            lastLoadPoll = now;
+            alive.values().forEach(raylet -> raylet.reportedDraining = raylet.draining);
+        }
+        if (!gcsUp) {
+            return;
         }
         pendingGangs.removeIf(gang -> placeGang(gang, now));
         for (Batch batch : pending) {
-            for (Node node : nodes.values()) {
-                while (batch.remaining > 0 && !node.draining && batch.shape.fitsIn(node.available)) {
-                    start(node, batch.shape, now + batch.seconds, null);
-                    batch.remaining--;
+            for (Raylet raylet : alive.values()) {
+                while (batch.remaining[0] > 0 && raylet.schedulable() && batch.shape.fitsIn(raylet.available)) {
+                    raylet.start(batch.shape, now + batch.seconds, null);
+                    batch.remaining[0]--;
                 }
             }
         }
-        pending.removeIf(batch -> batch.remaining == 0);
+        pending.removeIf(batch -> batch.remaining[0] == 0);
     }
 
+    /** A3.14: a draining raylet with nothing to do shuts itself down and unregisters: DEAD at once, its container ends cleanly. */
+    private void exitDrained(Raylet raylet) {
+        bury(raylet);
+        containers.rayProcessExited(raylet.pod, true);
+    }
+
+    /** All or nothing: STRICT_PACK as one merged bundle, STRICT_SPREAD on distinct nodes, PACK and SPREAD anywhere. */
     private boolean placeGang(Gang gang, double now) {
-        List<Node> chosen = new ArrayList<>();
-        Map<Node, Resources> left = new LinkedHashMap<>();
-        nodes.values().stream().filter(node -> !node.draining).forEach(node -> left.put(node, node.available));
+        List<Raylet> chosen = new ArrayList<>();
+        Map<Raylet, Resources> left = new LinkedHashMap<>();
+        alive.values().stream().filter(Raylet::schedulable).forEach(raylet -> left.put(raylet, raylet.available));
         List<Resources> bundles = gang.strategy == PlacementStrategy.STRICT_PACK
                 ? List.of(gang.bundles.stream().reduce(Resources.NONE, Resources::plus)) : gang.bundles;
         for (Resources bundle : bundles) {
-            Node target = null;
-            for (Map.Entry<Node, Resources> candidate : left.entrySet()) {
+            Raylet target = null;
+            for (Map.Entry<Raylet, Resources> candidate : left.entrySet()) {
                 boolean distinct = gang.strategy != PlacementStrategy.STRICT_SPREAD || !chosen.contains(candidate.getKey());
                 if (distinct && bundle.fitsIn(candidate.getValue())) {
                     target = candidate.getKey();
@@ -149,63 +321,171 @@ public final class RaySim {
             chosen.add(target);
         }
         for (int i = 0; i < bundles.size(); i++) {
-            start(chosen.get(i), bundles.get(i), now + gang.seconds, gang.id);
+            chosen.get(i).start(bundles.get(i), now + gang.seconds, gang.id);
         }
         return true;
     }
 
-    private void start(Node node, Resources shape, double end, String gang) {
-        node.available = node.available.minus(shape);
-        node.running.add(new Running(shape, end, gang));
-        version++;
+    // ---- The GCS's autoscaler service ----
+
+    @Override
+    public synchronized ClusterResourceState read(long lastSeenVersion) {
+        if (!gcsUp) {
+            throw Status.UNAVAILABLE.withDescription("failed to connect to the GCS").asRuntimeException();
+        }
+        if (lastSeenVersion > version) {
+            // RAY_CHECK(request.last_seen_cluster_resource_state_version() <= last_cluster_resource_state_version_): FATAL, exit (A1.1).
+            gcsExitsCausedByClients++;
+            gcsDown(clock.getAsDouble());
+            throw Status.UNAVAILABLE.withDescription("the GCS exited (RAY_CHECK failed)").asRuntimeException();
+        }
+        return state(++version, clock.getAsDouble());
     }
 
-    /** A drain with reason IDLE_TERMINATION: only an idle node accepts; it then takes no new work. */
-    public synchronized DrainNodeReply drain(DrainNodeRequest request) {
-        String pod = new String(request.getNodeId().toByteArray(), StandardCharsets.UTF_8);
-        Node node = nodes.get(pod);
-        if (node == null) {
-            return DrainNodeReply.newBuilder().setIsAccepted(true).build();
+    private ClusterResourceState state(long stateVersion, double now) {
+        ClusterResourceState.Builder state = ClusterResourceState.newBuilder()
+                .setClusterResourceStateVersion(stateVersion).setClusterSessionName(sessionName);
+        for (Raylet raylet : alive.values()) {
+            NodeState.Builder node = identity(raylet).setNodeStateVersion(stateVersion)
+                    .setStatus(raylet.reportedDraining ? NodeStatus.DRAINING : raylet.idle() ? NodeStatus.IDLE : NodeStatus.RUNNING)
+                    .putAllTotalResources(doubles(raylet.total)).putAllAvailableResources(doubles(raylet.available))
+                    .setIdleDurationMs(raylet.idle() ? Math.max(1, (long) ((now - raylet.idleSince) * 1000)) : 0)
+                    .addAllNodeActivity(raylet.activity()).putAllLabels(raylet.labels);
+            raylet.placementGroups.forEach(gang -> node.putDynamicLabels("_PG_" + gang, ""));
+            state.addNodeStates(node);
         }
-        if (!node.running.isEmpty()) {
-            return DrainNodeReply.newBuilder().setIsAccepted(false)
-                    .setRejectionReasonMessage("node " + pod + " is running " + node.running.size() + " task(s)").build();
-        }
-        node.draining = true;
-        version++;
-        return DrainNodeReply.newBuilder().setIsAccepted(true).build();
-    }
-
-    /** The GCS's view, in the GCS's encoding. */
-    public synchronized ClusterResourceState state(double now) {
-        GcsStates state = GcsStates.state(version);
-        for (Node node : nodes.values()) {
-            NodeStatus status = node.draining ? NodeStatus.DRAINING : node.running.isEmpty() ? NodeStatus.IDLE : NodeStatus.RUNNING;
-            long idleMs = node.running.isEmpty() ? (long) ((now - node.idleSince) * 1000) : 0;
-            state.node(node.pod, node.pod, node.group, status, doubles(node.total), doubles(node.available), Math.max(0, idleMs));
+        for (Raylet raylet : dead.values()) {
+            // A DEAD node carries its identity and status only (A4.18).
+            state.addNodeStates(identity(raylet).setNodeStateVersion(stateVersion).setStatus(NodeStatus.DEAD));
         }
         Map<Resources, Long> shapes = new LinkedHashMap<>();
-        pending.forEach(batch -> shapes.merge(batch.shape, batch.remaining, Long::sum));
-        shapes.forEach((shape, count) -> state.tasks(doubles(shape), count));
+        pending.forEach(batch -> shapes.merge(batch.shape, batch.remaining[0], Long::sum));
+        shapes.forEach((shape, count) -> {
+            if (count > 0) {
+                state.addPendingResourceRequests(ResourceRequestByCount.newBuilder()
+                        .setRequest(ResourceRequest.newBuilder().putAllResourcesBundle(doubles(shape))).setCount(count));
+            }
+        });
         for (Gang gang : pendingGangs) {
-            state.gang(gang.id, gang.strategy.name(), gang.bundles.stream().map(RaySim::doubles).toList());
+            state.addPendingGangResourceRequests(gangRequest(gang));
+        }
+        if (!constraint.isEmpty()) {
+            state.addClusterResourceConstraints(ClusterResourceConstraint.newBuilder().addAllResourceRequests(constraint));
         }
         return state.build();
     }
 
+    private static NodeState.Builder identity(Raylet raylet) {
+        return NodeState.newBuilder().setNodeId(ByteString.copyFrom(HexFormat.of().parseHex(raylet.nodeId)))
+                .setInstanceId(raylet.pod).setRayNodeTypeName(raylet.type).setInstanceTypeName(raylet.type)
+                .setNodeIpAddress("10.0." + (Math.abs(raylet.pod.hashCode()) % 250) + "." + (Math.abs(raylet.nodeId.hashCode()) % 250));
+    }
+
+    /** A5.22: the unplaced bundles, strict strategies constrained on {@code _PG_<id>}, details {@code <id>:<STRATEGY>|PENDING}. */
+    static GangResourceRequest gangRequest(String id, String strategy, List<Map<String, Double>> bundles) {
+        GangResourceRequest.Builder request = GangResourceRequest.newBuilder().setDetails(id + ":" + strategy + "|PENDING");
+        for (Map<String, Double> bundle : bundles) {
+            ResourceRequest.Builder resources = ResourceRequest.newBuilder().putAllResourcesBundle(bundle);
+            if ("STRICT_PACK".equals(strategy)) {
+                resources.addPlacementConstraints(PlacementConstraint.newBuilder()
+                        .setAffinity(AffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
+            } else if ("STRICT_SPREAD".equals(strategy)) {
+                resources.addPlacementConstraints(PlacementConstraint.newBuilder()
+                        .setAntiAffinity(AntiAffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
+            }
+            request.addRequests(resources);
+        }
+        return request.build();
+    }
+
+    private static GangResourceRequest gangRequest(Gang gang) {
+        return gangRequest(gang.id, gang.strategy.name(), gang.bundles.stream().map(RaySim::doubles).toList());
+    }
+
+    @Override
+    public synchronized DrainNodeReply drain(DrainNodeRequest request) {
+        if (!gcsUp) {
+            throw Status.UNAVAILABLE.withDescription("failed to connect to the GCS").asRuntimeException();
+        }
+        if (request.getDeadlineTimestampMs() < 0) {
+            throw Status.INVALID_ARGUMENT.withDescription("Invalid deadline timestamp " + request.getDeadlineTimestampMs()).asRuntimeException();
+        }
+        Raylet raylet = alive.get(HexFormat.of().formatHex(request.getNodeId().toByteArray()));
+        if (raylet == null) {
+            // "Since it's not running so still treat it as drained." (A3.11)
+            return DrainNodeReply.newBuilder().setIsAccepted(true).build();
+        }
+        if (raylet.unreachable) {
+            // The GCS forwards DrainRaylet to a raylet that no longer answers [inferred: the call fails].
+            throw Status.UNAVAILABLE.withDescription("failed to reach raylet " + raylet.nodeId).asRuntimeException();
+        }
+        boolean idleTermination = request.getReason() == DrainNodeReason.DRAIN_NODE_REASON_IDLE_TERMINATION;
+        if (idleTermination && !raylet.idle()) {
+            return DrainNodeReply.newBuilder().setIsAccepted(false).setRejectionReasonMessage(IDLE_REJECTION).build();
+        }
+        raylet.draining = true;
+        if (raylet.idle()) {
+            exitDrained(raylet);
+        }
+        return DrainNodeReply.newBuilder().setIsAccepted(true).build();
+    }
+
+    @Override
+    public synchronized void report(ReportAutoscalingStateRequest request) {
+        if (!gcsUp) {
+            throw Status.UNAVAILABLE.withDescription("failed to connect to the GCS").asRuntimeException();
+        }
+        AutoscalingState state = request.getAutoscalingState();
+        if (held == null || state.getAutoscalerStateVersion() >= held.getAutoscalerStateVersion()) {
+            held = state;
+        }
+    }
+
+    // ---- What the simulation and its checks read ----
+
+    /** True if the pod's raylet runs work: deleting the pod now would kill it. */
+    public synchronized boolean busy(String pod) {
+        return alive.values().stream().anyMatch(raylet -> raylet.pod.equals(pod) && !raylet.unreachable && !raylet.idle());
+    }
+
+    /** How many times a client's read made the GCS exit (A1.1): Rayscale must never cause one. */
+    public synchronized long gcsExitsCausedByClients() {
+        return gcsExitsCausedByClients;
+    }
+
+    public synchronized boolean gcsUp() {
+        return gcsUp;
+    }
+
+    public synchronized String sessionName() {
+        return sessionName;
+    }
+
+    /** What {@code ray status} would print now: a fresh resource state and the report the GCS holds (A2.9). */
+    public synchronized String rayStatus(java.time.Instant wallClock) {
+        return RayStatus.render(state(version, clock.getAsDouble()), held, wallClock);
+    }
+
     public synchronized Stats stats() {
-        long queued = pending.stream().mapToLong(batch -> batch.remaining).sum();
-        long running = nodes.values().stream().mapToLong(node -> node.running.stream().filter(w -> w.gang == null).count()).sum();
-        long runningGangBundles = nodes.values().stream().mapToLong(node -> node.running.stream().filter(w -> w.gang != null).count()).sum();
-        int workers = (int) nodes.values().stream().filter(node -> !node.group.equals(ClusterSimulator.HEAD_GROUP)).count();
-        int busyWorkers = (int) nodes.values().stream()
-                .filter(node -> !node.group.equals(ClusterSimulator.HEAD_GROUP) && !node.running.isEmpty()).count();
-        return new Stats(queued, pendingGangs.size(), running, runningGangBundles, completed, workers, busyWorkers, busyRemovals);
+        long queued = pending.stream().mapToLong(batch -> batch.remaining[0]).sum();
+        long running = 0;
+        long runningBundles = 0;
+        int workers = 0;
+        int busyWorkers = 0;
+        for (Raylet raylet : alive.values()) {
+            running += raylet.running.stream().filter(work -> work.gang() == null).count();
+            runningBundles += raylet.running.stream().filter(work -> work.gang() != null).count();
+            if (!raylet.pod.equals(headPod) && !raylet.unreachable) {
+                workers++;
+                busyWorkers += raylet.idle() ? 0 : 1;
+            }
+        }
+        return new Stats(queued, pendingGangs.size(), running, runningBundles, completed, workers, busyWorkers);
     }
 
     /** What the simulated Ray cluster is doing. */
     public record Stats(long pendingTasks, int pendingGangs, long runningTasks, long runningGangBundles, long completedTasks,
-            int registeredWorkers, int busyWorkers, long busyRemovals) {
+            int registeredWorkers, int busyWorkers) {
 
         public boolean quiet() {
             return pendingTasks == 0 && pendingGangs == 0 && runningTasks == 0 && runningGangBundles == 0;
@@ -217,5 +497,4 @@ public final class RaySim {
         resources.asMap().forEach((name, amount) -> amounts.put(name, amount.toBigDecimal().doubleValue()));
         return amounts;
     }
-
 }

@@ -1,5 +1,6 @@
 package dev.rayscale.sim;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.rayscale.events.Quantity;
@@ -16,10 +17,13 @@ import java.util.TreeMap;
 
 /**
  * A scenario for the simulated cluster (YAML or JSON): the RayCluster to create, the Kubernetes node
- * pool its pods wait for, and a trace of work submitted over time.
+ * pool its pods wait for, and a trace of what happens over time — work submitted, and the faults a
+ * real cluster sees (a GCS restart, raylets restarting, pods evicted or lost, the cluster suspended).
  *
  * @param speed default simulated seconds per real second
  * @param podStartSeconds from a pod being scheduled on a node to its Ray node registering
+ * @param containerRestartSeconds from a container's end to its restart (restartPolicy Always); default 10
+ * @param terminationSeconds a deleted pod's grace period, during which it is terminating; default 2
  * @param nodePool absent: every pod is scheduled at once; present: pods wait for free node slots, and a
  *     simulated node autoscaler adds nodes after its own delay
  * @param maxSeconds the run stops after this much simulated time even if not settled
@@ -31,15 +35,31 @@ public record Workload(
         Cluster cluster,
         NodePool nodePool,
         double podStartSeconds,
+        Double containerRestartSeconds,
+        Double terminationSeconds,
         double maxSeconds,
         List<Event> events) {
 
-    /** The RayCluster: a head that runs nothing (num-cpus 0 unless headCpus) and worker groups. */
-    public record Cluster(double headCpus, String upscalingMode, Integer idleTimeoutSeconds, List<Group> groups) {
+    public Workload {
+        containerRestartSeconds = containerRestartSeconds == null ? 10.0 : containerRestartSeconds;
+        terminationSeconds = terminationSeconds == null ? 2.0 : terminationSeconds;
+        events = events == null ? List.of() : List.copyOf(events);
+    }
+
+    /**
+     * The RayCluster: a head that runs nothing (num-cpus 0 unless headCpus) and worker groups.
+     *
+     * @param restartPolicy the pods' restartPolicy: Always (default: KubeRay keeps the template's when its own
+     *     autoscaler is off) or Never
+     * @param quota a ResourceQuota that limits one group's pods: creations beyond it are refused
+     */
+    public record Cluster(double headCpus, String upscalingMode, Integer idleTimeoutSeconds, List<Group> groups, String restartPolicy,
+            Quota quota) {
     }
 
     /** A worker group; {@code resources} are per node (CPU, GPU, memory in bytes, custom). */
-    public record Group(String name, Map<String, BigDecimal> resources, int min, int max, Integer hosts, Integer replicas) {
+    public record Group(String name, Map<String, BigDecimal> resources, int min, int max, Integer hosts, Integer replicas,
+            Map<String, String> labels) {
 
         public Resources shape() {
             return Workload.resources(resources);
@@ -48,6 +68,15 @@ public record Workload(
         public int numOfHosts() {
             return hosts == null ? 1 : hosts;
         }
+
+        @Override
+        public Map<String, String> labels() {
+            return labels == null ? Map.of() : labels;
+        }
+    }
+
+    /** At most {@code maxPods} pods of {@code group} may exist. */
+    public record Quota(String group, int maxPods) {
     }
 
     /**
@@ -59,8 +88,14 @@ public record Workload(
     public record NodePool(int initialNodes, int podsPerNode, int maxNodes, double provisionSeconds) {
     }
 
-    /** At {@code at} seconds, submit tasks or a placement group. */
-    public record Event(double at, Tasks tasks, PlacementGroup placementGroup) {
+    /**
+     * At {@code at} seconds, one or more of: submit tasks or a placement group; make the GCS process exit
+     * ({@code restartHead}); crash raylets in running pods ({@code restartRaylets}); evict pods gracefully
+     * ({@code evict}); lose pods abruptly ({@code losePods}: their node failed); suspend or resume the
+     * cluster ({@code suspend}).
+     */
+    public record Event(double at, Tasks tasks, PlacementGroup placementGroup, Boolean restartHead, PodSelection restartRaylets,
+            PodSelection evict, PodSelection losePods, Boolean suspend) {
     }
 
     /** {@code count} tasks of {@code shape}, each running {@code seconds}. */
@@ -69,6 +104,19 @@ public record Workload(
 
     /** A placement group whose bundles are held for {@code seconds} once placed. */
     public record PlacementGroup(String id, String strategy, List<Map<String, BigDecimal>> bundles, double seconds) {
+    }
+
+    /**
+     * Up to {@code count} worker pods of {@code group} in a state: {@code idle} (a Ray node running
+     * nothing), {@code busy} (running work), {@code starting} (not a Ray node yet); by name order. If no
+     * pod is in that state at the event's time, the first moment within {@code withinSeconds} (default
+     * 120) that one is counts: the fault waits for its target, as faults in a real cluster find theirs.
+     */
+    public record PodSelection(String group, int count, String state, Double withinSeconds) {
+
+        public double window() {
+            return withinSeconds == null ? 120 : withinSeconds;
+        }
     }
 
     public static Workload read(Path file) {
@@ -92,7 +140,21 @@ public record Workload(
     }
 
     private static Workload read(InputStream in) throws IOException {
-        return new ObjectMapper(new YAMLFactory()).readValue(in, Workload.class);
+        return new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+                .readValue(in, Workload.class);
+    }
+
+    public Group group(String name) {
+        return cluster.groups().stream().filter(group -> group.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no worker group " + name + " in workload " + this.name));
+    }
+
+    public Resources headShape() {
+        return Resources.of("CPU", BigDecimal.valueOf(cluster.headCpus()).toPlainString(), "memory", "2147483648");
+    }
+
+    public String restartPolicy() {
+        return cluster.restartPolicy() == null ? "Always" : cluster.restartPolicy();
     }
 
     /** A shape as written in a workload, as exact resources. */

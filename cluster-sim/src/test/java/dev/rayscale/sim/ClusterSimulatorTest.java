@@ -1,13 +1,11 @@
 package dev.rayscale.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.NodeStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.ray.v1.RayCluster;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,17 +13,22 @@ import org.junit.jupiter.api.Test;
 class ClusterSimulatorTest {
 
     @Test
-    void behavesLikeKubeRayAndRay() {
-        try (ClusterSimulator sim = ClusterSimulator.start(Workload.shipped("walkthrough"), "sim-test", 20)) {
+    void podsWaitForTheNodePoolAndTheNodeAutoscalerAddsNodes() {
+        ManualClock clock = new ManualClock();
+        try (ClusterSimulator sim = ClusterSimulator.manual(Workload.shipped("walkthrough"), "sim-test", clock)) {
+            sim.advance(clock, 5, 0.5);
             sim.begin();
             setReplicas(sim, 5);
+            sim.advance(clock, 10, 0.5);
 
-            // 3 nodes are free: 3 pods start, 2 wait Unschedulable until the node autoscaler adds nodes.
-            await().atMost(Duration.ofSeconds(20)).until(() -> unschedulable(sim).size() == 2);
-            await().atMost(Duration.ofSeconds(20)).until(() -> sim.rayStats().registeredWorkers() == 5);
+            // 3 nodes are free: 3 pods start, 2 wait Unschedulable until the node autoscaler adds nodes (60 s).
+            assertThat(unschedulable(sim)).hasSize(2);
+            assertThat(sim.rayStats().registeredWorkers()).isEqualTo(3);
+            sim.advance(clock, 60, 0.5);
+            assertThat(sim.rayStats().registeredWorkers()).isEqualTo(5);
 
-            // The 15 tasks arrive at t=5 s; 5 run, 10 are the pending demand the GCS reports.
-            await().atMost(Duration.ofSeconds(20)).until(() -> sim.rayStats().runningTasks() == 5);
+            // The 15 tasks arrived at t=5 s; 5 run, 10 are the pending demand the GCS reports.
+            assertThat(sim.rayStats().runningTasks()).isEqualTo(5);
             ClusterResourceState state = gcsState(sim);
             assertThat(state.getPendingResourceRequestsList()).singleElement()
                     .satisfies(request -> assertThat(request.getCount()).isEqualTo(10));
@@ -64,8 +67,7 @@ class ClusterSimulatorTest {
     }
 
     private static ClusterResourceState gcsState(ClusterSimulator sim) {
-        var channel = io.grpc.ManagedChannelBuilder.forTarget(sim.client().resources(RayCluster.class).inNamespace("default")
-                .withName("sim-test").get().getMetadata().getAnnotations().get("rayscale.dev/gcs-address")).usePlaintext().build();
+        var channel = io.grpc.ManagedChannelBuilder.forTarget(sim.gcsAddress()).usePlaintext().build();
         try {
             return dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc.newBlockingStub(channel)
                     .getClusterResourceState(dev.rayscale.gcs.proto.GetClusterResourceStateRequest.getDefaultInstance())

@@ -1,8 +1,10 @@
 package dev.rayscale.collector;
 
 import dev.rayscale.collector.assembly.GcsRead;
+import dev.rayscale.collector.assembly.PollState;
 import dev.rayscale.collector.assembly.RayState;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
+import dev.rayscale.events.Annotations;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.SourceStatus;
@@ -14,6 +16,8 @@ import dev.rayscale.kuberay.ClusterEvents;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
+import io.grpc.StatusException;
+import io.grpc.StatusRuntimeException;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.ray.v1.RayCluster;
@@ -21,17 +25,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -46,8 +50,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class ClusterPoller {
 
-    public static final String OPT_IN_ANNOTATION = "rayscale.dev/autoscaling";
-    public static final String OPT_IN_VALUE = "enabled";
+    public static final String OPT_IN_ANNOTATION = Annotations.AUTOSCALING;
+    public static final String OPT_IN_VALUE = Annotations.AUTOSCALING_ENABLED;
     private static final Logger LOG = Logger.getLogger(ClusterPoller.class);
 
     private final ClusterInventory inventory;
@@ -59,9 +63,10 @@ public class ClusterPoller {
     private final SnapshotAssembler assembler;
     private final ClusterEvents events;
     private final Semaphore permits;
-    private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
+    /** Each tracked cluster's poll state; replaced whole, atomically, on every transition. */
+    private final Map<String, PollState> tracked = new ConcurrentHashMap<>();
     /** Clusters due for a read, waiting for one of the concurrent-call permits. */
-    private final java.util.Queue<Map.Entry<Tracked, RayCluster>> due = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Queue<Map.Entry<String, RayCluster>> due = new ConcurrentLinkedQueue<>();
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "collector-ticker");
@@ -115,9 +120,8 @@ public class ClusterPoller {
                     continue;
                 }
                 seen.add(id);
-                Tracked state = tracked.computeIfAbsent(id, Tracked::new);
-                if (due(state, now)) {
-                    due.add(Map.entry(state, cluster));
+                if (start(id, now)) {
+                    due.add(Map.entry(id, cluster));
                 }
             }
             if (due.size() > permits.availablePermits()) {
@@ -132,8 +136,7 @@ public class ClusterPoller {
                 LOG.infof("%s: no longer watched (deleted, opted out, or another replica's)", id);
                 return true;
             });
-            metrics.watched.set(tracked.size());
-            metrics.misconfigured.set(misconfigured);
+            metrics.clusters(tracked.size(), misconfigured);
         } catch (RuntimeException e) {
             LOG.error("collector round failed; the next round will retry", e);
         }
@@ -142,7 +145,7 @@ public class ClusterPoller {
     /** Starts reads while call permits are free; each finished read frees its permit and pumps again. */
     private void pump() {
         while (!due.isEmpty() && permits.tryAcquire()) {
-            Map.Entry<Tracked, RayCluster> next = due.poll();
+            Map.Entry<String, RayCluster> next = due.poll();
             if (next == null) {
                 permits.release();
                 return;
@@ -151,57 +154,51 @@ public class ClusterPoller {
         }
     }
 
-    private static boolean due(Tracked state, Instant now) {
-        synchronized (state) {
-            if (state.inFlight || now.isBefore(state.nextAttempt)) {
-                return false;
-            }
-            state.inFlight = true;
-            return true;
-        }
+    /** Marks the cluster's read as started if one is due now. */
+    private boolean start(String id, Instant now) {
+        boolean[] started = {false};
+        tracked.compute(id, (key, state) -> {
+            PollState current = state == null ? PollState.NEW : state;
+            started[0] = current.due(now);
+            return started[0] ? current.started() : current;
+        });
+        return started[0];
     }
 
-    private void poll(Tracked state, RayCluster cluster) {
+    /**
+     * One read of the cluster's GCS. {@code last_seen_cluster_resource_state_version} is always 0, as
+     * Ray's own client sends it (fact A1.4): a version remembered from before a GCS restart would be
+     * above the restarted GCS's counter, which RAY_CHECKs it and exits (facts A1.1, A1.3).
+     */
+    private void poll(String id, RayCluster cluster) {
         long start = System.nanoTime();
         try {
-            MutinyAutoscalerStateServiceGrpc.newMutinyStub(channels.channel(state.id, cluster))
+            MutinyAutoscalerStateServiceGrpc.newMutinyStub(channels.channel(id, cluster))
                     .withDeadlineAfter(config.gcs().deadline().toMillis(), TimeUnit.MILLISECONDS)
-                    .getClusterResourceState(GetClusterResourceStateRequest.newBuilder()
-                            .setLastSeenClusterResourceStateVersion(state.lastStateVersion).build())
-                    .subscribe().with(reply -> finish(state, cluster, reply, null, start),
-                            failure -> finish(state, cluster, null, failure, start));
+                    .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance())
+                    .subscribe().with(reply -> finish(id, cluster, reply, null, start),
+                            failure -> finish(id, cluster, null, failure, start));
         } catch (RuntimeException cannotCall) {
-            finish(state, cluster, null, cannotCall, start);
+            finish(id, cluster, null, cannotCall, start);
         }
     }
 
-    private void finish(Tracked state, RayCluster cluster, GetClusterResourceStateReply reply, Throwable failure, long start) {
+    private void finish(String id, RayCluster cluster, GetClusterResourceStateReply reply, Throwable failure, long start) {
         try {
             Instant observedAt = Instant.now();
-            List<Pod> pods = inventory.pods(state.id);
+            List<Pod> pods = inventory.pods(id);
             GcsRead read = reply != null ? answered(reply, pods) : failed(failure);
-            String errorCode = read instanceof GcsRead.Failed failed ? code(failed.error()) : null;
-            metrics.polled(state.id, errorCode, System.nanoTime() - start);
-            synchronized (state) {
-                if (errorCode == null) {
-                    state.failures = 0;
-                    state.nextAttempt = Instant.EPOCH;
-                    state.lastStateVersion = ((GcsRead.Answered) read).state().stateVersion();
-                } else {
-                    state.failures++;
-                    state.nextAttempt = observedAt.plus(backoff(state.failures));
-                    if ("UNAUTHENTICATED".equals(errorCode) || "PERMISSION_DENIED".equals(errorCode)) {
-                        channels.release(state.id);
-                    }
-                }
+            String errorCode = read instanceof GcsRead.Failed failed ? failed.code() : null;
+            metrics.polled(id, errorCode, System.nanoTime() - start);
+            tracked.computeIfPresent(id, (key, state) -> errorCode == null ? state.answered()
+                    : state.failed(observedAt, config.gcs().backoffInitial(), config.gcs().backoffMax()));
+            if ("UNAUTHENTICATED".equals(errorCode) || "PERMISSION_DENIED".equals(errorCode)) {
+                channels.release(id);
             }
-            publishIfDue(state, cluster, pods, read, observedAt);
+            publishIfDue(id, cluster, pods, read, observedAt);
         } catch (RuntimeException e) {
-            LOG.errorf(e, "%s: could not make a snapshot", state.id);
+            LOG.errorf(e, "%s: could not make a snapshot", id);
         } finally {
-            synchronized (state) {
-                state.inFlight = false;
-            }
             permits.release();
             pump();
         }
@@ -209,34 +206,32 @@ public class ClusterPoller {
 
     private GcsRead answered(GetClusterResourceStateReply reply, List<Pod> pods) {
         if (!reply.hasClusterResourceState()) {
-            return new GcsRead.Failed("INVALID_REPLY: the GCS answered without a cluster_resource_state");
+            return new GcsRead.Failed("INVALID_REPLY", "the GCS answered without a cluster_resource_state");
         }
         return new GcsRead.Answered(RayState.of(reply.getClusterResourceState(), pod -> assembler.replicaOf(pods, pod)));
     }
 
     private static GcsRead failed(Throwable failure) {
+        if (!(failure instanceof StatusRuntimeException) && !(failure instanceof StatusException)) {
+            return new GcsRead.Failed("CLIENT_ERROR", String.valueOf(failure.getMessage()));
+        }
         Status status = Status.fromThrowable(failure);
-        String description = status.getDescription() != null ? status.getDescription() : String.valueOf(failure.getMessage());
-        return new GcsRead.Failed(status.getCode() == Status.Code.UNKNOWN && !(failure instanceof io.grpc.StatusRuntimeException)
-                ? "CLIENT_ERROR: " + failure.getMessage() : status.getCode() + ": " + description);
+        return new GcsRead.Failed(status.getCode().name(), status.getDescription() != null ? status.getDescription() : String.valueOf(failure.getMessage()));
     }
 
-    private Duration backoff(int failures) {
-        Duration initial = config.gcs().backoffInitial();
-        Duration wait = initial.multipliedBy(1L << Math.min(20, failures - 1));
-        return wait.compareTo(config.gcs().backoffMax()) > 0 ? config.gcs().backoffMax() : wait;
-    }
-
-    private void publishIfDue(Tracked state, RayCluster cluster, List<Pod> pods, GcsRead read, Instant observedAt) {
-        String fingerprint = fingerprint(cluster, pods, read);
-        synchronized (state) {
-            boolean changed = !fingerprint.equals(state.lastFingerprint);
-            boolean heartbeat = !observedAt.isBefore(state.lastPublished.plus(config.heartbeat()));
-            if (!changed && !heartbeat) {
-                return;
+    private void publishIfDue(String id, RayCluster cluster, List<Pod> pods, GcsRead read, Instant observedAt) {
+        String fingerprint = SnapshotAssembler.fingerprint(cluster, pods, read);
+        long applied = appliedSequence(cluster);
+        PollState[] published = {null};
+        tracked.computeIfPresent(id, (key, state) -> {
+            if (!state.publishes(fingerprint, observedAt, config.heartbeat())) {
+                return state;
             }
-            state.lastFingerprint = fingerprint;
-            state.lastPublished = observedAt;
+            published[0] = state.published(fingerprint, observedAt, applied);
+            return published[0];
+        });
+        if (published[0] == null) {
+            return;
         }
         KubernetesSource kubernetes = inventory.watching()
                 ? KubernetesSource.ok(cluster.getMetadata().getResourceVersion(), generation(cluster))
@@ -244,7 +239,7 @@ public class ClusterPoller {
                         cluster.getMetadata().getResourceVersion(), generation(cluster));
         ClusterSnapshot snapshot;
         try {
-            snapshot = assembler.assemble(cluster, pods, read, kubernetes, observedAt, state.nextSequence(observedAt));
+            snapshot = assembler.assemble(cluster, pods, read, kubernetes, observedAt, published[0].lastSequence());
         } catch (IllegalArgumentException invalid) {
             warnOnce(cluster, "InvalidRayClusterForRayscale", "Rayscale cannot read this cluster: " + invalid.getMessage());
             return;
@@ -253,25 +248,20 @@ public class ClusterPoller {
             if (failure == null) {
                 metrics.published(Duration.between(observedAt, Instant.now()));
             } else {
-                LOG.errorf(failure, "%s: snapshot %d was not published", state.id, snapshot.sequence());
+                LOG.errorf(failure, "%s: snapshot %d was not published", id, snapshot.sequence());
             }
         });
     }
 
-    /** What decides whether a snapshot is news: the GCS read, the spec generation and the pods. */
-    private static String fingerprint(RayCluster cluster, List<Pod> pods, GcsRead read) {
-        String gcs = read instanceof GcsRead.Answered answered ? "v" + answered.state().stateVersion()
-                : "failed:" + code(((GcsRead.Failed) read).error());
-        String podSet = pods.stream().sorted(Comparator.comparing(pod -> pod.getMetadata().getName()))
-                .map(pod -> pod.getMetadata().getName() + "=" + (pod.getStatus() == null ? "" : pod.getStatus().getPhase())
-                        + (pod.getMetadata().getDeletionTimestamp() == null ? "" : "!"))
-                .collect(Collectors.joining(","));
-        return gcs + "|g" + generation(cluster) + "|" + podSet;
-    }
-
-    private static String code(String error) {
-        int colon = error.indexOf(':');
-        return colon > 0 ? error.substring(0, colon) : error;
+    /** The snapshot sequence of the newest decision applied to the cluster, from the actuator's mark; 0 if none. */
+    private static long appliedSequence(RayCluster cluster) {
+        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
+        String mark = annotations == null ? null : annotations.get(Annotations.LAST_APPLIED_SEQUENCE);
+        try {
+            return mark == null ? 0 : Long.parseLong(mark.trim());
+        } catch (NumberFormatException corrupt) {
+            return 0;
+        }
     }
 
     private static long generation(RayCluster cluster) {

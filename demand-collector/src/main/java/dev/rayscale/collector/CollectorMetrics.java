@@ -16,8 +16,8 @@ public class CollectorMetrics {
     private final Timer pollFailed;
     private final Timer lag;
     private final Counter skipped;
-    final AtomicInteger watched = new AtomicInteger();
-    final AtomicInteger misconfigured = new AtomicInteger();
+    private final AtomicInteger watched = new AtomicInteger();
+    private final AtomicInteger misconfigured = new AtomicInteger();
 
     public CollectorMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -46,6 +46,12 @@ public class CollectorMetrics {
 
     void published(Duration sinceObserved) {
         lag.record(sinceObserved);
+    }
+
+    /** Called on the bean, never through its fields: a CDI client proxy's own fields are never set. */
+    void clusters(int watchedNow, int misconfiguredNow) {
+        watched.set(watchedNow);
+        misconfigured.set(misconfiguredNow);
     }
 
     void deferred() {

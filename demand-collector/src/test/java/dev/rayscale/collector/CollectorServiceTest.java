@@ -4,13 +4,16 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.matchesPattern;
 
+import dev.rayscale.events.Annotations;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.GangDemand;
 import dev.rayscale.events.HeadGroup;
 import dev.rayscale.events.NodeStatus;
 import dev.rayscale.events.PlacementStrategy;
+import dev.rayscale.events.PodState;
 import dev.rayscale.events.RayNode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScalingPolicy;
@@ -25,6 +28,7 @@ import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
@@ -33,7 +37,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kafka.InjectKafkaCompanion;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.ray.v1.RayCluster;
+import io.ray.v1.RayClusterStatus;
 import io.ray.v1.rayclusterspec.AuthOptions;
+import io.ray.v1.rayclusterstatus.Conditions;
 import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import jakarta.inject.Inject;
@@ -91,13 +97,16 @@ class CollectorServiceTest {
                         Map.of("memory", 2147483648.0), Map.of("memory", 2147483648.0), 0)
                 .tasks(ONE_CPU, 15).build());
         RayCluster cluster = create(RayClusters.walkthrough("default", unique("walkthrough")));
+        kubernetes.pods().inNamespace("default").resource(RayClusters.headPod(cluster, "wt-head")).create();
 
-        ConsumerRecord<String, byte[]> record = awaitRecord(cluster, s -> true);
+        ConsumerRecord<String, byte[]> record = awaitRecord(cluster, s -> s.hasRayState() && !s.nodes().get(0).podState().equals(PodState.GONE));
         ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(record.value());
+        long version = snapshot.sources().gcs().stateVersion();
+        assertThat(version).as("the GCS's own counter, bumped by each read (fact A1.2)").isBetween(1L, (long) gcs.reads());
 
         RayCluster stored = kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).get();
         ClusterSnapshot expected = new ClusterSnapshot(1, snapshot.id(), snapshot.cluster(), snapshot.sequence(), snapshot.observedAt(),
-                new dev.rayscale.events.SourceHealth(dev.rayscale.events.GcsSource.ok(118, "session_test"),
+                new dev.rayscale.events.SourceHealth(dev.rayscale.events.GcsSource.ok(version, "session_test"),
                         dev.rayscale.events.KubernetesSource.ok(snapshot.sources().kubernetes().resourceVersion(),
                                 stored.getMetadata().getGeneration() == null ? 0 : stored.getMetadata().getGeneration())),
                 ScalingPolicy.defaults(),
@@ -105,7 +114,7 @@ class CollectorServiceTest {
                 List.of(new WorkerGroup("small-group", 0, 0, 0, 20, 1, Resources.of("CPU", "1", "memory", "1073741824"), Map.of(),
                         List.of(), null, false)),
                 List.of(new RayNode(hex("head"), "wt-head", null, "headgroup", NodeStatus.RUNNING, Resources.of("memory", "2147483648"),
-                        Resources.of("memory", "2147483648"), 0, Map.of(), "10.0.0.1", List.of())),
+                        Resources.of("memory", "2147483648"), 0, Map.of(), "10.0.0.1", List.of(), PodState.PRESENT)),
                 List.of(),
                 new dev.rayscale.events.Demand(List.of(new TaskDemand(Resources.of("CPU", "1"), 15)), List.of(), List.of()));
         assertThat(snapshot).isEqualTo(expected);
@@ -113,6 +122,94 @@ class CollectorServiceTest {
         assertThat(record.key()).isEqualTo(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName());
         assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.TYPE)).isEqualTo("dev.rayscale.snapshot.v1");
         assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.SOURCE)).isEqualTo("//rayscale.dev/demand-collector");
+    }
+
+    /**
+     * Fact A1.1: a GCS exits when a read's last_seen version is above its own counter, which restarts at
+     * 0 with the GCS (A1.3). Ray's own client always sends 0 (A1.4); a collector that remembered the
+     * version from before a restart would crash the new GCS.
+     */
+    @Test
+    void neverCrashesARestartedGcs() {
+        gcs.serve(GcsStates.state(1).tasks(ONE_CPU, 2).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("restarted")));
+        await().atMost(WITHIN).until(() -> gcs.version() >= 5);
+
+        gcs.restart().serve(GcsStates.state(1).tasks(ONE_CPU, 3).build());
+
+        ClusterSnapshot after = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster,
+                s -> s.hasRayState() && s.demand().tasks().get(0).count() == 3).value());
+        await().atMost(WITHIN).until(() -> gcs.version() >= 3);
+        assertThat(gcs.exits()).as("GCS exits caused by the collector").isZero();
+        assertThat(after.sources().gcs().stateVersion()).isLessThan(5);
+    }
+
+    /** Fact A1.2: every read bumps the GCS's version, so the version is no sign of change; the content is. */
+    @Test
+    void publishesWhenTheStateChangesNotOnEveryRead() {
+        gcs.serve(GcsStates.state(1).tasks(ONE_CPU, 2).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("steady")));
+        awaitRecord(cluster, ClusterSnapshot::hasRayState);
+        int readsBefore = gcs.reads();
+        int publishedBefore = records(cluster).size();
+
+        await().atMost(WITHIN).until(() -> gcs.reads() >= readsBefore + 10);
+
+        assertThat(records(cluster).size() - publishedBefore).as("ten reads of the same state: heartbeats only (1 s), not ten snapshots")
+                .isLessThanOrEqualTo(3);
+        gcs.serve(GcsStates.state(1).tasks(ONE_CPU, 4).build());
+        awaitRecord(cluster, s -> s.hasRayState() && s.demand().tasks().get(0).count() == 4);
+    }
+
+    /** A collector restarted on a host whose clock is behind still numbers its snapshots above the last applied decision. */
+    @Test
+    void numbersSnapshotsAboveTheLastAppliedDecision() {
+        long applied = System.currentTimeMillis() + 3_600_000;
+        RayCluster cluster = RayClusters.walkthrough("default", unique("clock"));
+        cluster.getMetadata().getAnnotations().put(Annotations.LAST_APPLIED_SEQUENCE, String.valueOf(applied));
+        create(cluster);
+
+        assertThat(EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> true).value()).sequence()).isGreaterThan(applied);
+    }
+
+    /**
+     * Fact A4.19: a node outlives a pod that vanished; B6.28: a terminating pod still counts for the
+     * operator; B9.34: the operator's create failures show in the ReplicaFailure condition. The snapshot
+     * says all three.
+     */
+    @Test
+    void saysWhatKubernetesSaysOfEachNodesPodAndOfCreateFailures() {
+        RayCluster cluster = RayClusters.walkthrough("default", unique("pods"));
+        String name = cluster.getMetadata().getName();
+        gcs.serve(GcsStates.state(1)
+                .node("gone", name + "-small-group-worker-gone1", "small-group", dev.rayscale.gcs.proto.NodeStatus.IDLE, ONE_CPU, ONE_CPU, 5000)
+                .node("leaving", name + "-small-group-worker-leav1", "small-group", dev.rayscale.gcs.proto.NodeStatus.IDLE, ONE_CPU, ONE_CPU, 5000)
+                .build());
+        create(cluster);
+        Pod leaving = RayClusters.workerPod(cluster, "small-group", name + "-small-group-worker-leav1", "Running");
+        leaving.getMetadata().setFinalizers(List.of("test/hold"));
+        kubernetes.pods().inNamespace("default").resource(leaving).create();
+        kubernetes.pods().inNamespace("default").withName(leaving.getMetadata().getName()).delete();
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(name).editStatus(c -> {
+            Conditions failure = new Conditions();
+            failure.setType("ReplicaFailure");
+            failure.setStatus(Conditions.Status.TRUE);
+            failure.setReason("FailedCreateWorkerPod");
+            failure.setMessage("FailedCreateWorkerPod\npods \"" + name + "-small-group-worker-x7k2p\" is forbidden: exceeded quota: q");
+            RayClusterStatus status = new RayClusterStatus();
+            status.setConditions(List.of(failure));
+            c.setStatus(status);
+            return c;
+        });
+
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster,
+                s -> s.hasRayState() && !s.workerGroups().get(0).terminatingPods().isEmpty() && s.workerGroups().get(0).launchFailure() != null)
+                .value());
+
+        assertThat(snapshot.nodes()).extracting(RayNode::podState).containsExactly(PodState.GONE, PodState.TERMINATING);
+        assertThat(snapshot.workerGroups().get(0).terminatingPods()).containsExactly(leaving.getMetadata().getName());
+        assertThat(snapshot.workerGroups().get(0).launchFailure()).startsWith("pods \"" + name + "-small-group-worker-x7k2p\" is forbidden");
+        assertThat(snapshot.pendingPods()).as("a terminating pod is no capacity on its way").isEmpty();
     }
 
     @Test
@@ -242,8 +339,11 @@ class CollectorServiceTest {
     @Test
     void exposesHealthAndMetrics() {
         given().get("/q/health/ready").then().statusCode(200).body(containsString("Kubernetes inventory")).body(containsString("Kafka"));
+        gcs.serve(GcsStates.state(1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("metered")));
+        awaitRecord(cluster, s -> true);
         given().get("/q/metrics").then().statusCode(200)
-                .body(containsString("rayscale_collector_clusters_watched"))
+                .body(matchesPattern("(?s).*\\nrayscale_collector_clusters_watched [1-9][0-9]*\\.0\\n.*"))
                 .body(containsString("rayscale_collector_poll_duration_seconds"));
     }
 

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Rayscale end to end, as in production: the three services as separate processes over a real Kafka
@@ -44,8 +46,7 @@ class ClosedLoopTest {
             assertThat(summary.completedTasks()).isEqualTo(15);
             assertThat(summary.peakWorkers()).isEqualTo(15);
             assertThat(summary.finalWorkers()).isZero();
-            assertThat(summary.busyDeletions()).as("no pod deleted while it ran a task").isZero();
-            assertThat(run.simulator().podsDeletedByOperatorChoice()).as("the operator never picked pods itself").isZero();
+            assertInvariantsHeld(summary);
 
             // Pods waiting for the node autoscaler are neither killed nor asked for again.
             assertThat(decisions).allSatisfy(decision -> assertThat(target(decision)).isLessThanOrEqualTo(15));
@@ -63,6 +64,32 @@ class ClosedLoopTest {
         }
     }
 
+    /**
+     * The faults a real cluster sees, on the faithful model of Ray and KubeRay: each workload settles
+     * back to its minimum with no pod deleted while it ran work, no GCS crashed by Rayscale, and no pod
+     * deleted by the operator's own choice.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"head-restart", "raylet-restart", "quota", "eviction-churn", "suspend"})
+    void settlesSafelyThrough(String workload) throws Exception {
+        try (DemoRun run = start(Workload.shipped(workload), 20, "e2e-" + workload)) {
+            assertThat(run.awaitSettled()).as("settles: work done, back to minReplicas").isTrue();
+            Summary summary = run.summary(true);
+            assertThat(summary.finalWorkers()).isZero();
+            assertInvariantsHeld(summary);
+            if (!workload.equals("quota")) {
+                assertThat(run.simulator().happenings()).as("the workload's faults happened").isNotEmpty();
+            }
+            assertAuditChainComplete(run);
+            assertNoDecisionAppliedTwice(run.trail().actuations());
+            if (workload.equals("quota")) {
+                assertThat(run.trail().decisions()).anySatisfy(decision -> assertThat(decision.launches())
+                        .anySatisfy(launch -> assertThat(launch.failure()).contains("exceeded quota")));
+                assertThat(run.rayStatusSeen()).anySatisfy(status -> assertThat(status).contains("gpu: LaunchFailed"));
+            }
+        }
+    }
+
     @Test
     void placementGroupsOfEveryStrategyGetTheRightNodeCount() throws Exception {
         try (DemoRun run = start(Workload.shipped("placement-groups"), 20, "e2e-placement-groups")) {
@@ -73,7 +100,7 @@ class ClosedLoopTest {
             // PACK (3 x 1) and SPREAD (2 x 1) fit in what the first three leave.
             assertThat(target(decisions.get(0))).isEqualTo(4);
             assertThat(run.summary(true).peakWorkers()).isEqualTo(4);
-            assertThat(run.summary(true).busyDeletions()).isZero();
+            assertInvariantsHeld(run.summary(true));
             assertAuditChainComplete(run);
         }
     }
@@ -91,7 +118,7 @@ class ClosedLoopTest {
             Summary summary = run.summary(true);
             assertThat(summary.finalWorkers()).isZero();
             assertThat(summary.completedTasks()).isEqualTo(15);
-            assertThat(summary.busyDeletions()).isZero();
+            assertInvariantsHeld(summary);
             assertNoDecisionAppliedTwice(run.trail().actuations());
             assertAuditChainComplete(run);
         }
@@ -115,6 +142,12 @@ class ClosedLoopTest {
         });
         assertThat(run.trail().actuations().stream().map(ActuationResult::decisionId).collect(Collectors.toSet()))
                 .as("every decision got a result").containsAll(decisions);
+    }
+
+    private static void assertInvariantsHeld(Summary summary) {
+        assertThat(summary.busyDeletions()).as("pods deleted, by anyone, while they ran work").isZero();
+        assertThat(summary.gcsCrashes()).as("GCS processes a Rayscale read made exit").isZero();
+        assertThat(summary.operatorDeletions()).as("pods the operator deleted by its own choice").isZero();
     }
 
     private static void assertNoDecisionAppliedTwice(List<ActuationResult> actuations) {

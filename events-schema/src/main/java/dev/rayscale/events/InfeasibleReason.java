@@ -11,5 +11,7 @@ public enum InfeasibleReason {
     /** The cluster-wide worker cap is reached. */
     MAX_WORKERS,
     /** The groups that could hold it are suspended. */
-    SUSPENDED
+    SUSPENDED,
+    /** The groups that could hold it cannot get pods: the operator's pod creation fails (quota, admission). */
+    LAUNCH_FAILED
 }

@@ -1,5 +1,6 @@
 package dev.rayscale.events;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,8 @@ import java.util.Map;
  * @param available the part of {@code total} not in use
  * @param idleDurationMs how long the node has been idle, 0 when busy
  * @param activity what keeps the node busy, in Ray's words (may be empty)
+ * @param podState what Kubernetes says of its pod; absent when the node names no pod or the producer
+ *     did not say (then read as {@link PodState#PRESENT})
  */
 public record RayNode(
         String nodeId,
@@ -27,7 +30,8 @@ public record RayNode(
         long idleDurationMs,
         Map<String, String> labels,
         String ipAddress,
-        List<String> activity) {
+        List<String> activity,
+        PodState podState) {
 
     public RayNode {
         Fields.requiredText(nodeId, "nodes.nodeId");
@@ -38,5 +42,16 @@ public record RayNode(
         Fields.notNegative(idleDurationMs, "nodes.idleDurationMs");
         labels = Fields.labels(labels);
         activity = Fields.list(activity);
+    }
+
+    public RayNode(String nodeId, String podName, String replicaName, String group, NodeStatus status, Resources total,
+            Resources available, long idleDurationMs, Map<String, String> labels, String ipAddress, List<String> activity) {
+        this(nodeId, podName, replicaName, group, status, total, available, idleDurationMs, labels, ipAddress, activity, null);
+    }
+
+    /** True unless Kubernetes said the pod is being deleted or gone: only then can the node hold work for long. */
+    @JsonIgnore
+    public boolean podPresent() {
+        return podState == null || podState == PodState.PRESENT;
     }
 }

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * What the planner decided for one snapshot: the replicas each worker group should have and the pods
- * to remove, with the reasons. Published only when it changes something.
+ * to remove, with the reasons. Published when it changes something, or has what Ray's status must show
+ * ({@link #worthPublishing()}).
  *
  * @param snapshotId id of the snapshot it was computed from
  * @param snapshotSequence that snapshot's per-cluster sequence; the actuator never applies an older one
@@ -61,6 +62,15 @@ public record ScaleDecision(
     @JsonIgnore
     public boolean changesAnything() {
         return groups.stream().anyMatch(GroupTarget::changesAnything);
+    }
+
+    /**
+     * True if the decision is worth publishing: it changes the RayCluster, or it has what Ray's status must
+     * show even when nothing changes — demand no node can take, pods that cannot be created.
+     */
+    @JsonIgnore
+    public boolean worthPublishing() {
+        return changesAnything() || !infeasible.isEmpty() || launches.stream().anyMatch(launch -> launch.failed() > 0);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.rayscale.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,10 @@ import java.util.Map;
  * @param workersToDelete {@code scaleStrategy.workersToDelete}: pods named for deletion and not yet gone
  * @param idleTimeoutSeconds per-group {@code idleTimeoutSeconds}; absent means the cluster's
  * @param suspended {@code suspend}: a suspended group is never scaled
+ * @param terminatingPods the group's pods being deleted (deletionTimestamp set) and not yet gone; the
+ *     operator still counts them towards the group's size (fact B6.28)
+ * @param launchFailure why the operator cannot create this group's pods (its ReplicaFailure condition,
+ *     fact B9.34); absent while pods can be created
  */
 public record WorkerGroup(
         String name,
@@ -26,7 +31,9 @@ public record WorkerGroup(
         Map<String, String> labels,
         List<String> workersToDelete,
         Long idleTimeoutSeconds,
-        boolean suspended) {
+        boolean suspended,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> terminatingPods,
+        String launchFailure) {
 
     public WorkerGroup {
         Fields.requiredText(name, "workerGroups.name");
@@ -38,5 +45,12 @@ public record WorkerGroup(
         resources = resources == null ? Resources.NONE : resources;
         labels = Fields.labels(labels);
         workersToDelete = Fields.list(workersToDelete);
+        terminatingPods = Fields.list(terminatingPods);
+    }
+
+    public WorkerGroup(String name, int index, int replicas, int minReplicas, int maxReplicas, int numOfHosts, Resources resources,
+            Map<String, String> labels, List<String> workersToDelete, Long idleTimeoutSeconds, boolean suspended) {
+        this(name, index, replicas, minReplicas, maxReplicas, numOfHosts, resources, labels, workersToDelete, idleTimeoutSeconds,
+                suspended, List.of(), null);
     }
 }

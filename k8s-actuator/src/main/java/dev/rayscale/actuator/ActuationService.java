@@ -1,22 +1,24 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.actuator.core.ActuationPlan;
+import dev.rayscale.actuator.core.AppliedMark;
+import dev.rayscale.actuator.core.GroupPlan;
+import dev.rayscale.actuator.core.ObservedCluster;
+import dev.rayscale.actuator.core.Patches;
+import dev.rayscale.actuator.core.Verdict;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.DrainRejection;
-import dev.rayscale.events.GroupActuation;
-import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.Outcome;
+import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.kuberay.ClusterEvents;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.ray.v1.RayCluster;
-import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -24,19 +26,23 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Applies one decision to its RayCluster, safely, and says what happened:
+ * Applies one decision to its RayCluster, safely, and says what happened. The steps, each once:
  * <ol>
- *   <li>drop it (STALE) if expired, superseded by a newer applied decision, or based on RayCluster
- *       values that have changed; answer NOOP if this very decision was applied already;</li>
- *   <li>drain the nodes it wants removed through the GCS — only accepted drains are deleted;</li>
- *   <li>apply one compare-and-set JSON Patch (CONFLICT if someone changed the fields meanwhile);</li>
- *   <li>record Kubernetes Events, report to the GCS, return the result.</li>
+ *   <li><b>observe</b>: the RayCluster (and its pods and the GCS's live nodes when pods are to go);</li>
+ *   <li><b>judge</b> ({@link Verdict}): STALE if expired, superseded, re-created or changed since the
+ *       snapshot; NOOP if this very decision was applied already;</li>
+ *   <li><b>plan</b> ({@link ActuationPlan}): what to drain and what to patch;</li>
+ *   <li><b>drain</b> through the GCS, then <b>settle</b>: only accepted drains of the nodes the decision
+ *       named are deleted; a second GCS read keeps back any pod in which a new raylet appeared;</li>
+ *   <li><b>write</b> one compare-and-set JSON Patch; if the answer is lost, read the applied-decision mark
+ *       before trying again; if drained pods are left unremoved by a conflict, or the decision expired
+ *       while its drains ran, finish their removal with a fresh compare-and-set;</li>
+ *   <li><b>report</b> to the GCS and record Kubernetes Events, then return the result.</li>
  * </ol>
  */
 @ApplicationScoped
 public class ActuationService {
 
-    static final String DRY_RUN_ANNOTATION = "rayscale.dev/dry-run";
     private static final Logger LOG = Logger.getLogger(ActuationService.class);
 
     private final ClusterApi api;
@@ -44,6 +50,7 @@ public class ActuationService {
     private final ClusterEvents events;
     private final ActuatorConfig config;
     private final ActuatorMetrics metrics;
+    private final Clock clock;
 
     public ActuationService(ClusterApi api, RayGcs gcs, KubernetesClient kubernetes, ActuatorConfig config, ActuatorMetrics metrics) {
         this.api = api;
@@ -51,13 +58,14 @@ public class ActuationService {
         this.events = new ClusterEvents(kubernetes, "rayscale-k8s-actuator");
         this.config = config;
         this.metrics = metrics;
+        this.clock = Clock.systemUTC();
     }
 
     public ActuationResult apply(ScaleDecision decision) {
-        Instant received = Instant.now();
+        Instant received = clock.instant();
         ActuationResult result;
         try {
-            result = decide(decision, received);
+            result = actuate(decision, received);
         } catch (KubernetesClientException e) {
             result = result(decision, received, Outcome.FAILED, "the Kubernetes API failed: " + ClusterApi.describe(e), null, null,
                     List.of(), 0, false);
@@ -68,135 +76,187 @@ public class ActuationService {
         return result;
     }
 
-    private ActuationResult decide(ScaleDecision decision, Instant received) {
-        Verdict verdict = Verdict.ofTime(decision, received);
-        if (verdict instanceof Verdict.Stale stale) {
-            return stale(decision, received, null, stale);
+    private ActuationResult actuate(ScaleDecision decision, Instant received) {
+        if (Verdict.ofTime(decision, received) instanceof Verdict.Stale stale) {
+            return result(decision, received, Outcome.STALE, stale.reason(), null, null, List.of(), 0, false);
         }
-        RayCluster cluster = api.get(decision.cluster().namespace(), decision.cluster().name());
-        if (cluster == null) {
+        boolean deletes = decision.groups().stream().anyMatch(group -> !group.toDelete().isEmpty() || !group.currentWorkersToDelete().isEmpty());
+        ClusterApi.Observation observed = observe(decision, deletes);
+        if (observed == null) {
             return result(decision, received, Outcome.STALE, "the RayCluster no longer exists", null, null, List.of(), 0, false);
         }
-        String before = cluster.getMetadata().getResourceVersion();
-        verdict = Verdict.of(decision, cluster);
+        ObservedCluster cluster = observed.view();
+        Verdict verdict = Verdict.of(decision, cluster, clock.instant());
         if (verdict instanceof Verdict.AlreadyApplied already) {
-            return result(decision, received, Outcome.NOOP, already.reason(), before, null, List.of(), 0, false);
+            return result(decision, received, Outcome.NOOP, already.reason(), cluster.resourceVersion(), null, List.of(), 0, false);
         }
         if (verdict instanceof Verdict.Stale stale) {
-            return stale(decision, received, cluster, stale);
+            if (!stale.superseded()) {
+                events.record(observed.cluster(), ClusterEvents.Type.Warning, "StaleDecision",
+                        "decision " + decision.id() + " not applied: " + stale.reason());
+            }
+            return result(decision, received, Outcome.STALE, stale.reason(), cluster.resourceVersion(), null, List.of(), 0, false);
         }
-        boolean dryRun = config.dryRun() || "true".equalsIgnoreCase(annotation(cluster, DRY_RUN_ANNOTATION));
-        List<GroupPlan> plans = plan(decision, cluster);
-        List<dev.rayscale.events.PodDeletion> toDrain = plans.stream().flatMap(plan -> plan.toDrain.stream()).toList();
-        Map<String, String> refusals = dryRun || toDrain.isEmpty() ? Map.of() : gcs.drain(cluster, toDrain, decision.id());
+        boolean dryRun = config.dryRun() || cluster.dryRun();
+        ActuationPlan plan = ActuationPlan.of(decision, cluster);
+        List<PodDeletion> toDrain = plan.toDrain();
+        Map<String, String> refusals = dryRun || toDrain.isEmpty() ? Map.of() : gcs.drain(observed.cluster(), toDrain, decision.id());
         metrics.drains(toDrain.size() - refusals.size(), refusals.size());
-        plans.forEach(plan -> plan.settle(refusals));
-        reportRefusals(cluster, decision, plans, dryRun);
-        if (plans.stream().noneMatch(GroupPlan::changes)) {
-            boolean refusedAll = plans.stream().anyMatch(plan -> !plan.rejected().isEmpty());
-            return result(decision, received, refusedAll ? Outcome.REJECTED : Outcome.NOOP,
-                    refusedAll ? "nothing left to change: every removal it asked for was refused" : "the RayCluster already matches",
-                    before, null, groupResults(plans, false), 0, dryRun);
+        plan.settle(refusals);
+        if (!dryRun && plan.drainedAny()) {
+            Map<String, List<String>> after = gcs.liveNodes(observed.cluster());
+            if (after != null) {
+                plan.recheck(after);
+            }
         }
-        String summary = summary(plans);
+        reportRefusals(observed, decision, plan.rejections(), dryRun);
+        if (!plan.changes()) {
+            reportToGcs(observed, decision, dryRun);
+            boolean refused = plan.refusedAny();
+            return result(decision, received, refused ? Outcome.REJECTED : Outcome.NOOP,
+                    refused ? "nothing left to change: every removal it asked for was refused" : "the RayCluster already matches",
+                    cluster.resourceVersion(), null, plan.results(false), 0, dryRun);
+        }
         if (dryRun) {
-            recordChanges(cluster, decision, plans, true);
-            return result(decision, received, Outcome.APPLIED, "dry run, not patched: " + summary, before, null,
-                    groupResults(plans, true), 0, true);
+            recordChanges(observed, decision, plan, true);
+            return result(decision, received, Outcome.APPLIED, "dry run, not patched: " + plan.summary(), cluster.resourceVersion(), null,
+                    plan.results(true), 0, true);
         }
-        ClusterApi.PatchOutcome patch = api.patch(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(),
-                Patches.build(cluster, plans, AppliedMark.of(decision)));
-        if (patch instanceof ClusterApi.PatchOutcome.Conflict conflict) {
-            events.record(cluster, ClusterEvents.Type.Warning, "StaleDecision",
-                    "decision " + decision.id() + " not applied: the RayCluster changed meanwhile (" + conflict.message() + ")");
-            return result(decision, received, Outcome.CONFLICT, "compare-and-set failed: " + conflict.message(), before, null,
-                    groupResults(plans, false), conflict.attempts(), false);
+        if (clock.instant().isAfter(decision.expiresAt())) {
+            return finishAfterExpiry(decision, received, observed, plan);
         }
-        if (patch instanceof ClusterApi.PatchOutcome.Failed failed) {
-            return result(decision, received, Outcome.FAILED, "patch failed after " + failed.attempts() + " attempt(s): " + failed.message(),
-                    before, null, groupResults(plans, false), failed.attempts(), false);
-        }
-        ClusterApi.PatchOutcome.Applied applied = (ClusterApi.PatchOutcome.Applied) patch;
-        metrics.patched(Duration.between(decision.decidedAt(), Instant.now()));
-        recordChanges(cluster, decision, plans, false);
-        reportToGcs(cluster, decision);
-        return result(decision, received, Outcome.APPLIED, summary, before, applied.resourceVersion(), groupResults(plans, true),
-                applied.attempts(), false);
+        return write(decision, received, observed, plan);
     }
 
-    private List<GroupPlan> plan(ScaleDecision decision, RayCluster cluster) {
-        boolean deletes = decision.groups().stream().anyMatch(group -> !group.toDelete().isEmpty()
-                || !group.currentWorkersToDelete().isEmpty());
-        Map<String, Pod> pods = deletes ? api.pods(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName()) : Map.of();
-        List<WorkerGroupSpecs> specs = cluster.getSpec().getWorkerGroupSpecs();
-        List<GroupPlan> plans = new ArrayList<>();
-        for (GroupTarget target : decision.groups()) {
-            plans.add(GroupPlan.of(target.index(), specs.get(target.index()), target, pods, config.replicaLabel()));
+    private ClusterApi.Observation observe(ScaleDecision decision, boolean withPods) {
+        ClusterApi.Observation observed = api.observe(decision.cluster().namespace(), decision.cluster().name(), withPods);
+        boolean namesNodes = decision.groups().stream().flatMap(group -> group.toDelete().stream()).anyMatch(d -> d.nodeId() != null);
+        if (observed == null || !namesNodes) {
+            return observed;
         }
-        return plans;
+        return new ClusterApi.Observation(observed.cluster(), observed.view().withLiveNodes(gcs.liveNodes(observed.cluster())));
     }
 
-    private ActuationResult stale(ScaleDecision decision, Instant received, RayCluster cluster, Verdict.Stale stale) {
-        if (cluster != null && !stale.superseded()) {
-            events.record(cluster, ClusterEvents.Type.Warning, "StaleDecision", "decision " + decision.id() + " not applied: " + stale.reason());
+    /** The decision expired while its drains ran: only the removal of what Ray drained is still done. */
+    private ActuationResult finishAfterExpiry(ScaleDecision decision, Instant received, ClusterApi.Observation observed, ActuationPlan plan) {
+        String reason = "expired at " + decision.expiresAt() + " while its drains ran";
+        if (!plan.drainedAny()) {
+            return result(decision, received, Outcome.STALE, reason, observed.view().resourceVersion(), null, plan.results(false), 0, false);
         }
-        return result(decision, received, Outcome.STALE, stale.reason(),
-                cluster == null ? null : cluster.getMetadata().getResourceVersion(), null, List.of(), 0, false);
+        ActuationResult finished = write(decision, received, observed, ActuationPlan.finishing(plan, observed.view()));
+        return finished.outcome() == Outcome.APPLIED ? withReason(finished, reason + "; only the drained pods were removed: " + finished.reason())
+                : finished;
     }
 
-    private void recordChanges(RayCluster cluster, ScaleDecision decision, List<GroupPlan> plans, boolean dryRun) {
+    /**
+     * Writes the plan with compare-and-set, at most {@code patch-attempts} times: after a lost answer
+     * the mark says whether it landed; after a conflict only drained pods are still worth removing.
+     */
+    private ActuationResult write(ScaleDecision decision, Instant received, ClusterApi.Observation observed, ActuationPlan plan) {
+        AppliedMark mark = AppliedMark.of(decision);
+        String before = observed.view().resourceVersion();
+        ClusterApi.Observation current = observed;
+        ActuationPlan attempt = plan;
+        String history = "";
+        for (int attempts = 1; ; attempts++) {
+            ObservedCluster view = current.view();
+            ClusterApi.PatchOutcome outcome = api.patch(view.namespace(), view.name(), Patches.build(attempt, mark));
+            if (outcome instanceof ClusterApi.PatchOutcome.Applied applied) {
+                return applied(decision, received, current, attempt, before, applied.resourceVersion(), attempts, history);
+            }
+            if (outcome instanceof ClusterApi.PatchOutcome.Refused refused) {
+                return result(decision, received, Outcome.FAILED, "the API server refused the patch: " + refused.message(), before, null,
+                        attempt.results(false), attempts, false);
+            }
+            String message = outcome instanceof ClusterApi.PatchOutcome.Conflict conflict ? conflict.message()
+                    : ((ClusterApi.PatchOutcome.Unknown) outcome).message();
+            boolean conflicted = outcome instanceof ClusterApi.PatchOutcome.Conflict;
+            if (!conflicted) {
+                LOG.warnf("%s: patch attempt %d got no clear answer (%s); reading the RayCluster to see whether it landed",
+                        decision.cluster().id(), attempts, message);
+                api.pause(attempts);
+            }
+            ClusterApi.Observation reread = api.observe(view.namespace(), view.name(), true);
+            if (reread != null && reread.view().mark().names(decision)) {
+                return applied(decision, received, reread, attempt, before, reread.view().resourceVersion(), attempts,
+                        history + "attempt " + attempts + " was answered \"" + message + "\" but had landed; ");
+            }
+            if (attempts >= Math.max(1, config.patchAttempts()) || reread == null) {
+                return unwritten(decision, received, observed, attempt, before, attempts, conflicted, message);
+            }
+            if (conflicted) {
+                if (!attempt.drainedAny()) {
+                    return unwritten(decision, received, observed, attempt, before, attempts, true, message);
+                }
+                attempt = ActuationPlan.finishing(attempt, reread.view().withLiveNodes(gcs.liveNodes(reread.cluster())));
+                history += "attempt " + attempts + " conflicted (" + message + "); finishing the removal of the drained pods; ";
+            }
+            current = reread;
+        }
+    }
+
+    private ActuationResult applied(ScaleDecision decision, Instant received, ClusterApi.Observation observed, ActuationPlan plan,
+            String before, String after, int attempts, String history) {
+        metrics.patched(Duration.between(decision.decidedAt(), clock.instant()));
+        recordChanges(observed, decision, plan, false);
+        reportToGcs(observed, decision, false);
+        return result(decision, received, Outcome.APPLIED, history + plan.summary(), before, after, plan.results(true), attempts, false);
+    }
+
+    private ActuationResult unwritten(ScaleDecision decision, Instant received, ClusterApi.Observation observed, ActuationPlan plan,
+            String before, int attempts, boolean conflicted, String message) {
+        String drained = plan.drainedAny() ? "; drained and not removed: " + plan.groups().stream()
+                .flatMap(group -> group.drained().stream()).map(PodDeletion::podName).toList() : "";
+        if (conflicted) {
+            events.record(observed.cluster(), ClusterEvents.Type.Warning, "StaleDecision",
+                    "decision " + decision.id() + " not applied: the RayCluster changed meanwhile (" + message + ")" + drained);
+            return result(decision, received, Outcome.CONFLICT, "compare-and-set failed: " + message + drained, before, null,
+                    plan.results(false), attempts, false);
+        }
+        return result(decision, received, Outcome.FAILED, "patch failed after " + attempts + " attempt(s): " + message + drained, before,
+                null, plan.results(false), attempts, false);
+    }
+
+    private void recordChanges(ClusterApi.Observation observed, ScaleDecision decision, ActuationPlan plan, boolean dryRun) {
         String prefix = dryRun ? "(dry run) " : "";
-        for (GroupPlan plan : plans) {
-            if (!plan.changes()) {
+        for (GroupPlan group : plan.groups()) {
+            if (!group.changes()) {
                 continue;
             }
-            int before = plan.replicasBefore();
-            int after = plan.replicasAfter();
+            int before = group.replicasBefore();
+            int after = group.replicasAfter();
             if (after > before) {
-                events.record(cluster, ClusterEvents.Type.Normal, "ScaledUp", prefix + plan.name + ": replicas " + before + " -> " + after
-                        + " (decision " + decision.id() + ")");
-            } else if (!plan.acceptedPods().isEmpty() || after < before) {
-                events.record(cluster, ClusterEvents.Type.Normal, "ScaledDown", prefix + plan.name + ": replicas " + before + " -> " + after
-                        + (plan.acceptedPods().isEmpty() ? "" : ", removing " + String.join(", ", plan.acceptedPods()))
+                events.record(observed.cluster(), ClusterEvents.Type.Normal, "ScaledUp", prefix + group.name() + ": replicas " + before
+                        + " -> " + after + " (decision " + decision.id() + ")");
+            } else if (!group.acceptedPods().isEmpty() || after < before) {
+                events.record(observed.cluster(), ClusterEvents.Type.Normal, "ScaledDown", prefix + group.name() + ": replicas " + before
+                        + " -> " + after + (group.acceptedPods().isEmpty() ? "" : ", removing " + String.join(", ", group.acceptedPods()))
                         + " (decision " + decision.id() + ")");
             }
         }
         if (!decision.infeasible().isEmpty()) {
-            events.record(cluster, ClusterEvents.Type.Warning, "InfeasibleDemand", prefix + decision.infeasible().stream()
+            events.record(observed.cluster(), ClusterEvents.Type.Warning, "InfeasibleDemand", prefix + decision.infeasible().stream()
                     .map(ActuationService::describe).collect(Collectors.joining("; ")) + " (decision " + decision.id() + ")");
         }
     }
 
-    private void reportRefusals(RayCluster cluster, ScaleDecision decision, List<GroupPlan> plans, boolean dryRun) {
-        for (GroupPlan plan : plans) {
-            for (DrainRejection rejection : plan.rejected()) {
-                events.record(cluster, ClusterEvents.Type.Warning, "DrainRejected", (dryRun ? "(dry run) " : "") + plan.name + ": kept "
-                        + rejection.podName() + ": " + rejection.reason() + " (decision " + decision.id() + ")");
-            }
+    private void reportRefusals(ClusterApi.Observation observed, ScaleDecision decision, List<DrainRejection> rejections, boolean dryRun) {
+        for (DrainRejection rejection : rejections) {
+            events.record(observed.cluster(), ClusterEvents.Type.Warning, "DrainRejected", (dryRun ? "(dry run) " : "") + "kept "
+                    + rejection.podName() + ": " + rejection.reason() + " (decision " + decision.id() + ")");
         }
     }
 
-    private void reportToGcs(RayCluster cluster, ScaleDecision decision) {
-        if (!config.gcs().report()) {
+    /** Tells the GCS what this decision says, so that {@code ray status} shows it, also when nothing was patched. */
+    private void reportToGcs(ClusterApi.Observation observed, ScaleDecision decision, boolean dryRun) {
+        if (!config.gcs().report() || dryRun) {
             return;
         }
         try {
-            gcs.report(cluster, decision);
+            gcs.report(observed.cluster(), decision);
         } catch (RuntimeException e) {
             LOG.warnf("%s: could not report the autoscaling state to the GCS: %s", decision.cluster().id(), e.getMessage());
         }
-    }
-
-    private static String summary(List<GroupPlan> plans) {
-        return plans.stream().filter(GroupPlan::changes)
-                .map(plan -> plan.name + " replicas " + plan.replicasBefore() + " -> " + plan.replicasAfter()
-                        + (plan.acceptedPods().isEmpty() ? "" : ", workersToDelete " + plan.acceptedPods())
-                        + (plan.rejected().isEmpty() ? "" : ", " + plan.rejected().size() + " kept"))
-                .collect(Collectors.joining("; "));
-    }
-
-    private static List<GroupActuation> groupResults(List<GroupPlan> plans, boolean applied) {
-        return plans.stream().filter(plan -> plan.changes() || !plan.rejected().isEmpty()).map(plan -> plan.result(applied)).toList();
     }
 
     private static String describe(InfeasibleDemand infeasible) {
@@ -207,14 +267,15 @@ public class ActuationService {
         };
     }
 
-    private static String annotation(RayCluster cluster, String name) {
-        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.get(name);
+    private static ActuationResult withReason(ActuationResult result, String reason) {
+        return new ActuationResult(result.schemaVersion(), result.id(), result.cluster(), result.decisionId(), result.snapshotId(),
+                result.outcome(), reason, result.resourceVersionBefore(), result.resourceVersionAfter(), result.groups(),
+                result.receivedAt(), result.completedAt(), result.attempts(), result.dryRun());
     }
 
-    private static ActuationResult result(ScaleDecision decision, Instant received, Outcome outcome, String reason, String before,
-            String after, List<GroupActuation> groups, int attempts, boolean dryRun) {
+    private ActuationResult result(ScaleDecision decision, Instant received, Outcome outcome, String reason, String before,
+            String after, List<dev.rayscale.events.GroupActuation> groups, int attempts, boolean dryRun) {
         return new ActuationResult(ActuationResult.SCHEMA_VERSION, UUID.randomUUID().toString(), decision.cluster(), decision.id(),
-                decision.snapshotId(), outcome, reason, before, after, groups, received, Instant.now(), attempts, dryRun);
+                decision.snapshotId(), outcome, reason, before, after, groups, received, clock.instant(), attempts, dryRun);
     }
 }

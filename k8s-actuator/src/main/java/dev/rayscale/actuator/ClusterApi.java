@@ -1,5 +1,6 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.actuator.core.ObservedCluster;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -7,75 +8,71 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.function.Supplier;
-import org.jboss.logging.Logger;
 
 /**
- * The actuator's only ways to touch Kubernetes: read a RayCluster and its pods, and apply one JSON
- * Patch to it. Transient failures (5xx, timeouts) are retried a bounded number of times with backoff;
- * conflicts (409, 422) and other refusals are not.
+ * The actuator's only ways to touch Kubernetes: read a RayCluster (with its pods) and apply one JSON
+ * Patch to it. Reads are retried a bounded number of times on transient failures (5xx, 429, no
+ * answer); a patch is sent once and its outcome told apart, because retrying a patch blindly is
+ * wrong: one that timed out may have landed, and its retry would then fail its own test operations.
  */
 @ApplicationScoped
 public class ClusterApi {
 
-    private static final Logger LOG = Logger.getLogger(ClusterApi.class);
+    /** A RayCluster as read: the object itself (for the GCS channel) and the actuator's view of it. */
+    record Observation(RayCluster cluster, ObservedCluster view) {
+    }
 
-    /** How a patch ended. */
-    sealed interface PatchOutcome {
-        int attempts();
+    /** How one patch request ended. */
+    public sealed interface PatchOutcome {
 
-        record Applied(String resourceVersion, int attempts) implements PatchOutcome {
+        record Applied(String resourceVersion) implements PatchOutcome {
         }
 
-        record Conflict(String message, int attempts) implements PatchOutcome {
+        /** The API server refused it: a test operation failed (422) or a conflict (409). Nothing was written. */
+        record Conflict(String message) implements PatchOutcome {
         }
 
-        record Failed(String message, int attempts) implements PatchOutcome {
+        /** No answer, or a 5xx/429: it may or may not have been applied. */
+        record Unknown(String message) implements PatchOutcome {
+        }
+
+        /** Any other refusal (403, 404, ...): nothing was written, and trying again will not help. */
+        record Refused(String message) implements PatchOutcome {
         }
     }
 
     private final KubernetesClient client;
-    private final int attempts;
-    private final Duration backoff;
+    private final ActuatorConfig config;
 
     public ClusterApi(KubernetesClient client, ActuatorConfig config) {
         this.client = client;
-        this.attempts = Math.max(1, config.patchAttempts());
-        this.backoff = config.patchBackoff();
+        this.config = config;
     }
 
-    /** The RayCluster, or null if it does not exist. */
-    RayCluster get(String namespace, String name) {
-        return retrying(() -> client.resources(RayCluster.class).inNamespace(namespace).withName(name).get());
+    /** The RayCluster and, if asked, its pods; null if the RayCluster does not exist. */
+    Observation observe(String namespace, String name, boolean withPods) {
+        RayCluster cluster = retrying(() -> client.resources(RayCluster.class).inNamespace(namespace).withName(name).get());
+        if (cluster == null) {
+            return null;
+        }
+        List<Pod> pods = withPods
+                ? retrying(() -> client.pods().inNamespace(namespace).withLabel("ray.io/cluster", name).list()).getItems()
+                : List.of();
+        return new Observation(cluster, Observations.of(cluster, pods, config.replicaLabel()));
     }
 
-    /** The cluster's pods by name. */
-    Map<String, Pod> pods(String namespace, String clusterName) {
-        Map<String, Pod> pods = new LinkedHashMap<>();
-        retrying(() -> client.pods().inNamespace(namespace).withLabel("ray.io/cluster", clusterName).list())
-                .getItems().forEach(pod -> pods.put(pod.getMetadata().getName(), pod));
-        return pods;
-    }
-
-    PatchOutcome patch(String namespace, String name, String jsonPatch) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                RayCluster patched = client.resources(RayCluster.class).inNamespace(namespace).withName(name)
-                        .patch(PatchContext.of(PatchType.JSON), jsonPatch);
-                return new PatchOutcome.Applied(patched.getMetadata().getResourceVersion(), attempt);
-            } catch (KubernetesClientException e) {
-                if (e.getCode() == 409 || e.getCode() == 422) {
-                    return new PatchOutcome.Conflict(describe(e), attempt);
-                }
-                if (!transientFailure(e) || attempt >= attempts) {
-                    return new PatchOutcome.Failed(describe(e), attempt);
-                }
-                LOG.warnf("patching %s/%s failed (%s); attempt %d of %d", namespace, name, describe(e), attempt, attempts);
-                pause(attempt);
+    public PatchOutcome patch(String namespace, String name, String jsonPatch) {
+        try {
+            RayCluster patched = client.resources(RayCluster.class).inNamespace(namespace).withName(name)
+                    .patch(PatchContext.of(PatchType.JSON), jsonPatch);
+            return new PatchOutcome.Applied(patched.getMetadata().getResourceVersion());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409 || e.getCode() == 422) {
+                return new PatchOutcome.Conflict(describe(e));
             }
+            return transientFailure(e) ? new PatchOutcome.Unknown(describe(e)) : new PatchOutcome.Refused(describe(e));
         }
     }
 
@@ -84,7 +81,7 @@ public class ClusterApi {
             try {
                 return call.get();
             } catch (KubernetesClientException e) {
-                if (!transientFailure(e) || attempt >= attempts) {
+                if (!transientFailure(e) || attempt >= config.patchAttempts()) {
                     throw e;
                 }
                 pause(attempt);
@@ -92,18 +89,19 @@ public class ClusterApi {
         }
     }
 
-    /** 5xx, or no answer at all (timeouts, connection errors have code 0). */
+    /** 5xx, 429, or no answer at all (the client gives timeouts and connection errors code 0 or -1). */
     static boolean transientFailure(KubernetesClientException e) {
-        return e.getCode() >= 500 || e.getCode() == 0 || e.getCode() == 429;
+        return e.getCode() >= 500 || e.getCode() <= 0 || e.getCode() == 429;
     }
 
     static String describe(KubernetesClientException e) {
-        return (e.getCode() == 0 ? "no answer" : "HTTP " + e.getCode()) + ": " + e.getMessage();
+        return (e.getCode() <= 0 ? "no answer" : "HTTP " + e.getCode()) + ": " + e.getMessage();
     }
 
-    private void pause(int attempt) {
+    /** Waits before attempt {@code attempt + 1}: the configured backoff, doubled per attempt. */
+    void pause(int attempt) {
         try {
-            Thread.sleep(backoff.toMillis() << (attempt - 1));
+            Thread.sleep(config.patchBackoff().toMillis() << Math.min(10, attempt - 1));
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw new KubernetesClientException("interrupted while waiting to retry", interrupted);

@@ -1,7 +1,6 @@
 package dev.rayscale.actuator;
 
 import com.google.protobuf.ByteString;
-import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.PendingLaunch;
 import dev.rayscale.events.PodDeletion;
@@ -13,10 +12,15 @@ import dev.rayscale.gcs.GcsChannels;
 import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
 import dev.rayscale.gcs.proto.AutoscalingState;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;
+import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReason;
 import dev.rayscale.gcs.proto.DrainNodeReply;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
+import dev.rayscale.gcs.proto.FailedInstanceRequest;
 import dev.rayscale.gcs.proto.GangResourceRequest;
+import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
+import dev.rayscale.gcs.proto.NodeState;
+import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.gcs.proto.PendingInstanceRequest;
 import dev.rayscale.gcs.proto.ReportAutoscalingStateRequest;
 import dev.rayscale.gcs.proto.ResourceRequest;
@@ -28,11 +32,14 @@ import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
 
 /**
  * What the actuator asks of a cluster's GCS: to drain a node before its pod is deleted (reason
@@ -41,6 +48,8 @@ import java.util.concurrent.TimeUnit;
  */
 @ApplicationScoped
 public class RayGcs {
+
+    private static final Logger LOG = Logger.getLogger(RayGcs.class);
 
     private final GcsChannels channels;
     private final long deadlineMillis;
@@ -86,7 +95,36 @@ public class RayGcs {
         return refusals;
     }
 
-    /** Records the decision's pending launches and infeasible demand in the GCS. Throws if the GCS cannot be reached. */
+    /**
+     * The Ray nodes the GCS holds alive for each pod (hex ids), from a fresh read; null if the GCS could
+     * not be read. A raylet restarted in a pod registers anew (fact A4.20), and its predecessor may still
+     * count as alive until its health checks fail (A4.19).
+     */
+    Map<String, List<String>> liveNodes(RayCluster cluster) {
+        String clusterId = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+        try {
+            ClusterResourceState state = AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
+                    .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
+                    .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance()).getClusterResourceState();
+            Map<String, List<String>> live = new HashMap<>();
+            for (NodeState node : state.getNodeStatesList()) {
+                if (node.getStatus() != NodeStatus.DEAD && !node.getInstanceId().isEmpty()) {
+                    live.computeIfAbsent(node.getInstanceId(), pod -> new ArrayList<>()).add(HexFormat.of().formatHex(node.getNodeId().toByteArray()));
+                }
+            }
+            return live;
+        } catch (RuntimeException unreadable) {
+            LOG.warnf("%s: could not read the GCS to check Ray nodes before deleting pods: %s", clusterId, unreadable.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * Records what the autoscaler is doing in the GCS, so that {@code ray status} shows it: pending
+     * launches, pods that cannot be created (LaunchFailed, fact C44) and infeasible demand. The version
+     * is the decision's snapshot sequence, which only moves forward, also across actuator restarts: the
+     * GCS discards a report older than the one it holds (fact A2.5). Throws if the GCS cannot be reached.
+     */
     void report(RayCluster cluster, ScaleDecision decision) {
         AutoscalingState.Builder state = AutoscalingState.newBuilder().setAutoscalerStateVersion(decision.snapshotSequence());
         long now = Instant.now().toEpochMilli();
@@ -94,6 +132,12 @@ public class RayGcs {
             if (launch.requested() > 0) {
                 state.addPendingInstanceRequests(PendingInstanceRequest.newBuilder().setRayNodeTypeName(launch.group())
                         .setInstanceTypeName(launch.group()).setCount(launch.requested()).setRequestTs(now));
+            }
+            if (launch.failed() > 0) {
+                state.addFailedInstanceRequests(FailedInstanceRequest.newBuilder().setRayNodeTypeName(launch.group())
+                        .setInstanceTypeName(launch.group()).setCount(launch.failed())
+                        .setReason(launch.failure() == null ? "the operator cannot create pods" : launch.failure())
+                        .setStartTs(decision.decidedAt().toEpochMilli()).setFailedTs(now));
             }
         }
         for (InfeasibleDemand infeasible : decision.infeasible()) {
@@ -121,11 +165,6 @@ public class RayGcs {
         AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
                 .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
                 .reportAutoscalingState(ReportAutoscalingStateRequest.newBuilder().setAutoscalingState(state).build());
-    }
-
-    /** Deletions that need a drain: the pods the decision names with a Ray node. */
-    static List<PodDeletion> needingDrain(List<GroupTarget> groups) {
-        return groups.stream().flatMap(group -> group.toDelete().stream()).filter(deletion -> deletion.nodeId() != null).toList();
     }
 
     private static ResourceRequest request(Resources shape) {

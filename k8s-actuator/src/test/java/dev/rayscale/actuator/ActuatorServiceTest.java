@@ -13,7 +13,9 @@ import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.DecisionSerializer;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.gcs.proto.DrainNodeReply;
+import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.sim.FakeGcs;
+import dev.rayscale.sim.GcsStates;
 import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
@@ -34,6 +36,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -112,6 +115,7 @@ class ActuatorServiceTest {
         String a = cluster.getMetadata().getName() + "-idle-a";
         String b = cluster.getMetadata().getName() + "-idle-b";
         pods(cluster, a, b, cluster.getMetadata().getName() + "-busy-c");
+        gcs.serve(nodes(a, b));
         gcs.answerDrains(request -> DrainNodeReply.newBuilder()
                 .setIsAccepted(!new String(request.getNodeId().toByteArray(), StandardCharsets.UTF_8).equals(b))
                 .setRejectionReasonMessage("the node is running a task").build());
@@ -129,6 +133,156 @@ class ActuatorServiceTest {
         assertThat(gcs.drainRequests()).hasSize(2)
                 .allSatisfy(drain -> assertThat(drain.getReason().getNumber()).as("IDLE_TERMINATION").isEqualTo(1));
         assertThat(events(cluster)).anyMatch(e -> "DrainRejected".equals(e.getReason()) && e.getMessage().contains(b));
+    }
+
+    /** Facts A4.20 and A3.11: the pod's raylet restarted since the snapshot; the drain of its old node would be accepted. */
+    @Test
+    void neverDrainsANodeThatIsNoLongerThePodsLiveNode() {
+        RayCluster cluster = create(unique("restarted"), 2);
+        String a = cluster.getMetadata().getName() + "-idle-a";
+        String b = cluster.getMetadata().getName() + "-idle-b";
+        pods(cluster, a, b);
+        gcs.serve(GcsStates.state(1)
+                .node(a + "-new-raylet", a, "small-group", dev.rayscale.gcs.proto.NodeStatus.RUNNING, Map.of("CPU", 1.0), Map.of(), 0)
+                .node(b, b, "small-group", dev.rayscale.gcs.proto.NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 90_000).build());
+        ScaleDecision decision = Decisions.scale(cluster, 13, 2, 0, List.of(Decisions.idle(a), Decisions.idle(b)));
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(gcs.drainRequests()).singleElement()
+                .satisfies(drain -> assertThat(new String(drain.getNodeId().toByteArray(), StandardCharsets.UTF_8)).isEqualTo(b));
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(b);
+        assertThat(group.getReplicas()).isEqualTo(1);
+        assertThat(result.groups().get(0).drainRejected()).singleElement().satisfies(r -> {
+            assertThat(r.podName()).isEqualTo(a);
+            assertThat(r.reason()).contains("raylet restarted");
+        });
+    }
+
+    /** A patch whose answer was lost but which had landed is reported APPLIED, not retried into a failed test op. */
+    @Test
+    void aPatchThatLandedButWasNotAnsweredIsReportedApplied() {
+        RayCluster cluster = create(unique("landed"), 0);
+        ScaleDecision decision = Decisions.scale(cluster, 14, 0, 3, List.of());
+        ClusterApi answerLost = new ClusterApi(kubernetes, config()) {
+            private boolean lost;
+
+            @Override
+            public PatchOutcome patch(String namespace, String name, String jsonPatch) {
+                PatchOutcome outcome = super.patch(namespace, name, jsonPatch);
+                if (!lost && outcome instanceof PatchOutcome.Applied) {
+                    lost = true;
+                    return new PatchOutcome.Unknown("no answer: the connection was reset");
+                }
+                return outcome;
+            }
+        };
+        ActuationService service = new ActuationService(answerLost, new RayGcs(kubernetes, config()), kubernetes, config(),
+                new ActuatorMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+
+        ActuationResult result = service.apply(decision);
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.reason()).contains("had landed");
+        assertThat(result.attempts()).isEqualTo(1);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(3);
+        assertThat(events(cluster)).noneMatch(e -> "StaleDecision".equals(e.getReason()));
+    }
+
+    /**
+     * Fact A3.14: a node that accepted an idle drain exits at once. If the patch then conflicts, the pod
+     * must still go (or its container restarts as a new idle node): the removal is finished against the
+     * RayCluster as it is now, with a fresh compare-and-set; the rest of the decision is not applied.
+     */
+    @Test
+    void drainedPodsAreStillRemovedWhenThePatchConflicts() {
+        RayCluster cluster = create(unique("finish"), 3);
+        String a = cluster.getMetadata().getName() + "-idle-a";
+        pods(cluster, a, cluster.getMetadata().getName() + "-b", cluster.getMetadata().getName() + "-c");
+        gcs.serve(nodes(a));
+        ScaleDecision decision = Decisions.scale(cluster, 17, 3, 2, List.of(Decisions.idle(a)));
+        ClusterApi raced = new ClusterApi(kubernetes, config()) {
+            private boolean editedMeanwhile;
+
+            @Override
+            public PatchOutcome patch(String namespace, String name, String jsonPatch) {
+                if (!editedMeanwhile) {
+                    // Someone raises replicas between our read and our patch; a real API server then refuses the patch's
+                    // test op with 422 (the mock server of these tests would not answer it at all).
+                    editedMeanwhile = true;
+                    kubernetes.resources(RayCluster.class).inNamespace(namespace).withName(name).edit(c -> {
+                        c.getSpec().getWorkerGroupSpecs().get(0).setReplicas(4);
+                        return c;
+                    });
+                    return new PatchOutcome.Conflict("HTTP 422: test failed at /spec/workerGroupSpecs/0/replicas");
+                }
+                return super.patch(namespace, name, jsonPatch);
+            }
+        };
+        ActuationService service = new ActuationService(raced, new RayGcs(kubernetes, config()), kubernetes, config(),
+                new ActuatorMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+
+        ActuationResult result = service.apply(decision);
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.reason()).contains("conflicted", "finishing the removal of the drained pods");
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getReplicas()).as("the 4 set meanwhile, less the drained pod").isEqualTo(3);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(a);
+    }
+
+    /** A decision that expires while its drains run is not applied; only the pods Ray drained are still removed. */
+    @Test
+    void aDecisionThatExpiresDuringItsDrainsOnlyFinishesTheRemovals() {
+        RayCluster cluster = create(unique("slow"), 2);
+        String a = cluster.getMetadata().getName() + "-idle-a";
+        pods(cluster, a, cluster.getMetadata().getName() + "-other");
+        gcs.serve(nodes(a));
+        gcs.answerDrains(request -> {
+            try {
+                // Slower than the decision's time to live, within the GCS call's deadline (1 s in tests).
+                Thread.sleep(800);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return DrainNodeReply.newBuilder().setIsAccepted(true).build();
+        });
+        ScaleDecision decision = Decisions.scale(cluster, 15, 2, 4, List.of(Decisions.idle(a)), Instant.now().plusMillis(500));
+
+        ActuationResult result = actuation.apply(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.reason()).contains("expired", "only the drained pods were removed");
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getReplicas()).as("2 less the drained pod, not the decision's 4").isEqualTo(1);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(a);
+    }
+
+    /** Infeasible demand and pods that cannot be created reach the GCS even when nothing is patched (fact C44). */
+    @Test
+    void reportsInfeasibleDemandAndFailedLaunchesWithoutAChange() {
+        RayCluster cluster = create(unique("report"), 1);
+        ScaleDecision unchanged = Decisions.scale(cluster, 16, 1, 1, List.of());
+        ScaleDecision decision = new ScaleDecision(unchanged.schemaVersion(), unchanged.id(), unchanged.cluster(), unchanged.snapshotId(),
+                unchanged.snapshotSequence(), unchanged.resourceVersion(), unchanged.decidedAt(), unchanged.expiresAt(), unchanged.groups(),
+                List.of(dev.rayscale.events.InfeasibleDemand.task(dev.rayscale.events.Resources.of("GPU", "1"), 2,
+                        dev.rayscale.events.InfeasibleReason.NO_GROUP_FITS, "no group has GPU")),
+                List.of(new dev.rayscale.events.PendingLaunch("small-group", 0, 0, 2, "exceeded quota")), List.of(), List.of("test"),
+                unchanged.planner());
+
+        send(decision);
+
+        assertThat(awaitResult(decision).outcome()).isEqualTo(Outcome.NOOP);
+        await().atMost(WITHIN).until(() -> gcs.heldReport() != null && gcs.heldReport().getAutoscalerStateVersion() == 16);
+        assertThat(gcs.heldReport().getInfeasibleResourceRequestsList()).singleElement()
+                .satisfies(request -> assertThat(request.getResourcesBundleMap()).containsEntry("GPU", 1.0));
+        assertThat(gcs.heldReport().getFailedInstanceRequestsList()).singleElement().satisfies(failed -> {
+            assertThat(failed.getRayNodeTypeName()).isEqualTo("small-group");
+            assertThat(failed.getCount()).isEqualTo(2);
+            assertThat(failed.getReason()).isEqualTo("exceeded quota");
+        });
     }
 
     @Test
@@ -262,10 +416,11 @@ class ActuatorServiceTest {
     @Test
     void dryRunSaysWhatItWouldDoAndDoesNothing() {
         RayCluster cluster = RayClusters.walkthrough("default", unique("dry"));
-        cluster.getMetadata().getAnnotations().put(ActuationService.DRY_RUN_ANNOTATION, "true");
+        cluster.getMetadata().getAnnotations().put(Observations.DRY_RUN_ANNOTATION, "true");
         cluster = createCluster(cluster, 2);
         String idle = cluster.getMetadata().getName() + "-idle-a";
-        pods(cluster, idle);
+        pods(cluster, idle, cluster.getMetadata().getName() + "-other");
+        gcs.serve(nodes(idle));
         ScaleDecision decision = Decisions.scale(cluster, 80, 2, 1, List.of(Decisions.idle(idle)));
 
         send(decision);
@@ -302,6 +457,15 @@ class ActuatorServiceTest {
         for (String name : names) {
             kubernetes.pods().inNamespace("default").resource(RayClusters.workerPod(cluster, "small-group", name, "Running")).create();
         }
+    }
+
+    /** A GCS state with an idle Ray node for each pod, its id the pod name's bytes (as {@link Decisions#idle} names it). */
+    private static dev.rayscale.gcs.proto.ClusterResourceState nodes(String... pods) {
+        GcsStates state = GcsStates.state(1);
+        for (String pod : pods) {
+            state.node(pod, pod, "small-group", dev.rayscale.gcs.proto.NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 120_000);
+        }
+        return state.build();
     }
 
     private RayCluster read(RayCluster cluster) {

@@ -29,10 +29,14 @@ final class Decisions {
         return new ScaleDecision(ScaleDecision.SCHEMA_VERSION, UUID.randomUUID().toString(),
                 new ClusterRef(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid()),
                 "snap-" + sequence, sequence, cluster.getMetadata().getResourceVersion(), decided, expiresAt,
-                List.of(new GroupTarget(group, 0, from, to, Patches.workersToDelete(cluster.getSpec().getWorkerGroupSpecs().get(0)),
-                        toDelete, List.of())),
+                List.of(new GroupTarget(group, 0, from, to, workersToDelete(cluster), toDelete, List.of())),
                 List.of(), to > from ? List.of(new PendingLaunch(group, to - from, 0)) : List.of(), List.of(), List.of("test"),
                 new PlannerInfo("test", "sha256:test"));
+    }
+
+    private static List<String> workersToDelete(RayCluster cluster) {
+        var strategy = cluster.getSpec().getWorkerGroupSpecs().get(0).getScaleStrategy();
+        return strategy == null || strategy.getWorkersToDelete() == null ? List.of() : strategy.getWorkersToDelete();
     }
 
     static PodDeletion idle(String pod) {

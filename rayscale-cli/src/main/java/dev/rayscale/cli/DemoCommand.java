@@ -18,8 +18,11 @@ import picocli.CommandLine.Spec;
         description = {"Runs Rayscale end to end on a simulated Ray cluster: starts a real Kafka broker, an embedded Kubernetes API "
                 + "server with a simulated KubeRay operator and Ray cluster, and the three services; plays a workload; prints the "
                 + "timeline and every decision; writes an HTML report. The last line is machine-readable:",
-            "  demo: peak_workers=N final_workers=M busy_deletions=K time_to_capacity_s=T",
-            "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait."})
+            "  demo: peak_workers=N final_workers=M busy_deletions=K time_to_capacity_s=T gcs_crashes=C operator_deletions=D",
+            "Exit status 0 only if the cluster settled and no invariant broke: no pod deleted while running work (by anyone),",
+            "no GCS crashed by a client, no pod deleted by the operator's own choice.",
+            "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait, head-restart, "
+                + "raylet-restart, quota, eviction-churn, suspend."})
 public class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--scenario", paramLabel = "FILE|NAME", defaultValue = "walkthrough",
@@ -31,6 +34,9 @@ public class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--report", paramLabel = "FILE", description = "Where to write the HTML report. Default: .rayscale/demo/<workload>.html")
     Path report;
+
+    @Option(names = "--verbose", description = "Also print what `ray status` shows in the cluster when each decision arrives.")
+    boolean verbose;
 
     @Spec
     CommandSpec spec;
@@ -63,7 +69,7 @@ public class DemoCommand implements Callable<Integer> {
             run[0] = DemoRun.start(workload, pace, "raycluster-" + workload.name(), bootstrap, root, work, line -> {
                 out.println(line);
                 out.flush();
-            });
+            }, verbose);
             boolean settled = run[0].awaitSettled();
             Summary summary = run[0].summary(settled);
             Path file = report != null ? report : work.resolve(workload.name() + ".html");
@@ -77,9 +83,12 @@ public class DemoCommand implements Callable<Integer> {
                     summary.workerSeconds(), summary.idealWorkerSeconds(), summary.decisions(), summary.patches(), summary.drainsAccepted(),
                     summary.drainsRejected(), summary.completedTasks(), summary.infeasible()));
             out.println("report: " + file.toAbsolutePath());
+            if (!summary.invariantsHeld()) {
+                out.println("INVARIANT BROKEN: see busy_deletions, gcs_crashes and operator_deletions below");
+            }
             out.println(summary.line());
             out.flush();
-            return settled ? 0 : interrupted.get() ? 130 : 1;
+            return interrupted.get() ? 130 : settled && summary.invariantsHeld() ? 0 : 1;
         } finally {
             stopEverything(run, kafka, stopped);
             try {

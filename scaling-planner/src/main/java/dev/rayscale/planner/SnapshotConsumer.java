@@ -48,7 +48,7 @@ public class SnapshotConsumer {
         long start = System.nanoTime();
         ScaleDecision decision = planner.plan(snapshot);
         metrics.planned(decision, System.nanoTime() - start);
-        if (!decision.changesAnything()) {
+        if (!decision.worthPublishing()) {
             LOG.debugf("%s: snapshot %d changes nothing", snapshot.cluster().id(), snapshot.sequence());
             return CompletableFuture.completedFuture(null);
         }

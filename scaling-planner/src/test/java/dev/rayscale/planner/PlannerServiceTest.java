@@ -58,6 +58,20 @@ class PlannerServiceTest {
                 .as("the first decision for the cluster comes from its second snapshot").isEqualTo(2);
     }
 
+    /** Demand no node can take changes nothing, yet it must reach the GCS so that Ray shows it: its decision is published. */
+    @Test
+    void publishesADecisionThatOnlyReportsInfeasibleDemand() throws Exception {
+        String cluster = unique("infeasible");
+        ObjectNode document = (ObjectNode) dev.rayscale.events.codec.EventJson.mapper().readTree(snapshot(cluster, 1, 0));
+        ((ObjectNode) document.withObject("demand").withArray("tasks").addObject().put("count", 2)).putArray("labelSelectors");
+        ((ObjectNode) document.withObject("demand").withArray("tasks").get(0)).putObject("shape").put("GPU", 1);
+        send(document.toString().getBytes(StandardCharsets.UTF_8));
+
+        ScaleDecision decision = EventCodec.DECISIONS.decode(decisionsFor(cluster, 1).get(0).value());
+        assertThat(decision.changesAnything()).isFalse();
+        assertThat(decision.infeasible()).singleElement().satisfies(infeasible -> assertThat(infeasible.count()).isEqualTo(2));
+    }
+
     @Test
     void sendsPoisonToTheDeadLetterTopicAndGoesOn() {
         String cluster = unique("after-poison");

@@ -54,11 +54,17 @@ public final class EventInbox<T extends RayscaleEvent> {
             count(invalid instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION : INVALID);
             LOG.warnf("record %s sent to the dead-letter topic: %s", position(kafka), invalid.getMessage());
             return record.nack(invalid);
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError unreadable) {
+            // A reader that breaks on a record (too deep, too big) must still let the next one through.
+            count(INVALID);
+            LOG.warnf("record %s sent to the dead-letter topic: it could not be read (%s)", position(kafka), unreadable);
+            return record.nack(unreadable);
         }
         CompletionStage<?> handled;
         try {
             handled = handler.apply(event);
-        } catch (RuntimeException failure) {
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError failure) {
+            // An Error left uncaught would leave the record unacked and the partition stalled behind it.
             handled = CompletableFuture.failedFuture(failure);
         }
         return handled.handle((ignored, failure) -> failure).thenCompose(failure -> {

@@ -68,12 +68,21 @@ public final class RayClusters {
 
     /** A worker pod of the cluster and group, as KubeRay labels it. */
     public static Pod workerPod(RayCluster cluster, String group, String podName, String phase) {
+        return pod(cluster, group, "worker", podName, phase);
+    }
+
+    /** The cluster's head pod, as KubeRay labels it. */
+    public static Pod headPod(RayCluster cluster, String podName) {
+        return pod(cluster, "headgroup", "head", podName, "Running");
+    }
+
+    private static Pod pod(RayCluster cluster, String group, String nodeType, String podName, String phase) {
         return new PodBuilder().withNewMetadata()
                 .withName(podName).withNamespace(cluster.getMetadata().getNamespace())
                 .withCreationTimestamp(Instant.now().toString())
                 .addToLabels("ray.io/cluster", cluster.getMetadata().getName())
                 .addToLabels("ray.io/group", group)
-                .addToLabels("ray.io/node-type", "worker")
+                .addToLabels("ray.io/node-type", nodeType)
                 .endMetadata()
                 .withNewSpec().addNewContainer().withName("ray").withImage("rayproject/ray:2.41.0").endContainer().endSpec()
                 .withNewStatus().withPhase(phase).endStatus()

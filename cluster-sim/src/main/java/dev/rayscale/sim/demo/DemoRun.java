@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -30,15 +32,19 @@ public final class DemoRun implements AutoCloseable {
     private final AuditTrail trail;
     private final Consumer<String> out;
     private final Thread progress;
+    private final boolean verbose;
+    /** What {@code ray status} printed when each decision arrived, by decision id. */
+    private final Map<String, String> rayStatus = new ConcurrentHashMap<>();
     private volatile Instant began;
     private volatile boolean closing;
     private volatile boolean stopRequested;
 
     private DemoRun(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
-            Consumer<String> out) {
+            Consumer<String> out, boolean verbose) {
         this.workload = workload;
         this.speed = speed;
         this.out = out;
+        this.verbose = verbose;
         Topics.create(bootstrapServers);
         this.simulator = ClusterSimulator.start(workload, clusterName, speed);
         this.services = new RayscaleServices(root, workDir.resolve("logs"), bootstrapServers, simulator.apiServerUrl(), clusterName);
@@ -50,12 +56,19 @@ public final class DemoRun implements AutoCloseable {
     /** Starts everything and the workload's clock; returns once the services are ready. */
     public static DemoRun start(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
             Consumer<String> out) {
-        DemoRun run = new DemoRun(workload, speed, clusterName, bootstrapServers, root, workDir, out);
+        return start(workload, speed, clusterName, bootstrapServers, root, workDir, out, false);
+    }
+
+    /** As {@link #start(Workload, double, String, String, Path, Path, Consumer)}; {@code verbose} prints {@code ray status} with each decision. */
+    public static DemoRun start(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
+            Consumer<String> out, boolean verbose) {
+        DemoRun run = new DemoRun(workload, speed, clusterName, bootstrapServers, root, workDir, out, verbose);
         try {
             out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + workDir.resolve("logs") + ")");
             run.services.startAll();
             Topics.awaitAssigned(bootstrapServers, List.of("rayscale-scaling-planner-" + clusterName, "rayscale-k8s-actuator-" + clusterName),
                     Duration.ofSeconds(30));
+            run.awaitGcs(Duration.ofSeconds(30));
             run.began = Instant.now();
             run.simulator.begin();
             out.accept(String.format(Locale.ROOT, "workload %s started at %.0fx speed: %s", workload.name(), speed,
@@ -65,6 +78,22 @@ public final class DemoRun implements AutoCloseable {
         } catch (RuntimeException e) {
             run.close();
             throw e;
+        }
+    }
+
+    /** The workload starts on a running Ray cluster: the operator has created the head and its GCS answers. */
+    private void awaitGcs(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!simulator.gcsUp()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the simulated head did not start within " + within);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the simulated head", e);
+            }
         }
     }
 
@@ -94,7 +123,7 @@ public final class DemoRun implements AutoCloseable {
     public Summary summary(boolean settled) {
         double firstPatch = trail.actuations().stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun())
                 .mapToDouble(a -> simSeconds(a.completedAt())).min().orElse(Double.NaN);
-        return Summary.of(workload, simulator.samples(), simulator.rayStats(), trail.decisions(), trail.actuations(),
+        return Summary.of(workload, simulator.samples(), simulator.rayStats(), simulator.invariants(), trail.decisions(), trail.actuations(),
                 simulator.firstDemandAt(), firstPatch, settled);
     }
 
@@ -102,11 +131,17 @@ public final class DemoRun implements AutoCloseable {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             Files.writeString(file, HtmlReport.render(workload.name(), workload.description(), simulator.samples(), summary,
-                    trail.decisions(), trail.actuations(), speed, epochSeconds -> (epochSeconds - began.toEpochMilli() / 1000.0) * speed));
+                    trail.decisions(), trail.actuations(), rayStatus, simulator.happenings(), speed,
+                    epochSeconds -> (epochSeconds - began.toEpochMilli() / 1000.0) * speed));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report " + file, e);
         }
+    }
+
+    /** What {@code ray status} printed in the cluster as each decision arrived. */
+    public java.util.Collection<String> rayStatusSeen() {
+        return List.copyOf(rayStatus.values());
     }
 
     public RayscaleServices services() {
@@ -131,8 +166,13 @@ public final class DemoRun implements AutoCloseable {
     }
 
     private void printDecision(ScaleDecision decision) {
+        String status = simulator.rayStatus();
+        rayStatus.put(decision.id(), status);
         out.accept(String.format(Locale.ROOT, "[%5.0fs] decision %s: %s — %s", simSeconds(decision.decidedAt()),
                 decision.id().substring(0, 8), Summary.targets(decision), String.join("; ", decision.reasons())));
+        if (verbose) {
+            status.lines().forEach(line -> out.accept("          | " + line));
+        }
     }
 
     private void printActuation(ActuationResult result) {
@@ -142,7 +182,12 @@ public final class DemoRun implements AutoCloseable {
 
     private void printProgress() {
         double lastPrinted = -1;
+        int happeningsPrinted = 0;
         while (!closing) {
+            List<String> happenings = simulator.happenings();
+            for (; happeningsPrinted < happenings.size(); happeningsPrinted++) {
+                out.accept(happenings.get(happeningsPrinted).replaceFirst("\\] ", "] !! "));
+            }
             List<Sample> samples = simulator.samples();
             if (!samples.isEmpty()) {
                 Sample now = samples.get(samples.size() - 1);

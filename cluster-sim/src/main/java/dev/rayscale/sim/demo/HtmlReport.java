@@ -20,7 +20,8 @@ final class HtmlReport {
     }
 
     static String render(String workload, String description, List<Sample> samples, Summary summary, List<ScaleDecision> decisions,
-            List<ActuationResult> actuations, double speed, java.util.function.DoubleUnaryOperator simSecondsOf) {
+            List<ActuationResult> actuations, Map<String, String> rayStatus, List<String> happenings, double speed,
+            java.util.function.DoubleUnaryOperator simSecondsOf) {
         double maxX = samples.isEmpty() ? 1 : samples.get(samples.size() - 1).seconds();
         double maxY = samples.stream().mapToDouble(s -> Math.max(Math.max(s.pendingTasks() + s.runningTasks(), s.workerPods()),
                 s.registeredWorkers())).max().orElse(1);
@@ -60,8 +61,11 @@ final class HtmlReport {
                             simSecondsOf.applyAsDouble(decision.decidedAt().toEpochMilli() / 1000.0)))
                     .append("</td><td>").append(escape(Summary.targets(decision))).append("</td><td>")
                     .append(escape(String.join("; ", decision.reasons()))).append("</td><td>")
-                    .append(result == null ? "" : result.outcome() + ": " + escape(result.reason())).append("</td></tr>");
+                    .append(result == null ? "" : result.outcome() + ": " + escape(result.reason())).append("</td><td><details><summary>")
+                    .append("ray status</summary><pre>").append(escape(rayStatus.getOrDefault(decision.id(), ""))).append("</pre></details></td></tr>");
         }
+        String injected = happenings.isEmpty() ? "" : "<h2>What happened to the cluster</h2><ul>"
+                + happenings.stream().map(line -> "<li>" + escape(line) + "</li>").collect(Collectors.joining()) + "</ul>";
         return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Rayscale demo: " + escape(workload) + "</title>"
                 + "<style>body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse}"
                 + "td,th{border:1px solid #ccc;padding:4px 8px;font-size:13px;vertical-align:top}</style></head><body>"
@@ -71,6 +75,8 @@ final class HtmlReport {
                 + row("peak worker Ray nodes", summary.peakWorkers())
                 + row("workers at the end", summary.finalWorkers())
                 + row("pods deleted while running work", summary.busyDeletions())
+                + row("GCS crashes caused by a client", summary.gcsCrashes())
+                + row("pods the operator deleted by its own choice", summary.operatorDeletions())
                 + row("demand to first patch", String.format(Locale.ROOT, "%.1f s", summary.timeToFirstPatchSeconds()))
                 + row("demand to full capacity (no task waiting)", String.format(Locale.ROOT, "%.1f s", summary.timeToCapacitySeconds()))
                 + row("worker-seconds used / needed by the work", String.format(Locale.ROOT, "%.0f / %.0f", summary.workerSeconds(),
@@ -79,7 +85,9 @@ final class HtmlReport {
                 + row("drains accepted / refused", summary.drainsAccepted() + " / " + summary.drainsRejected())
                 + row("tasks completed", summary.completedTasks())
                 + row("infeasible demand (last decision)", summary.infeasible())
-                + "</table><h2>Decisions</h2><table><tr><th>at</th><th>change</th><th>why</th><th>actuation</th></tr>" + rows
+                + "</table>" + injected
+                + "<h2>Decisions</h2><p>With each, what <code>ray status</code> printed in the cluster when it arrived.</p>"
+                + "<table><tr><th>at</th><th>change</th><th>why</th><th>actuation</th><th>Ray's view</th></tr>" + rows
                 + "</table></body></html>\n";
     }
 

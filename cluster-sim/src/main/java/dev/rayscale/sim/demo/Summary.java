@@ -5,6 +5,7 @@ import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.Outcome;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.RaySim;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
@@ -18,11 +19,16 @@ import java.util.Locale;
  * @param timeToCapacitySeconds from the first demand until no submitted task waits for a node
  * @param workerSeconds worker nodes alive, integrated over time
  * @param idealWorkerSeconds what the work itself needs: each task's duration times the share of a node it takes
+ * @param busyDeletions pods deleted by anyone while their raylet ran work
+ * @param gcsCrashes GCS processes a client's read made exit
+ * @param operatorDeletions pods the KubeRay operator deleted by its own choice
  */
 public record Summary(
         int peakWorkers,
         int finalWorkers,
         long busyDeletions,
+        long gcsCrashes,
+        long operatorDeletions,
         double timeToFirstPatchSeconds,
         double timeToCapacitySeconds,
         double workerSeconds,
@@ -35,7 +41,8 @@ public record Summary(
         int infeasible,
         boolean settled) {
 
-    static Summary of(Workload workload, List<Sample> samples, RaySim.Stats ray, List<ScaleDecision> decisions,
+    static Summary of(Workload workload, List<Sample> samples, RaySim.Stats ray, ClusterSimulator.Invariants invariants,
+            List<ScaleDecision> decisions,
             List<ActuationResult> actuations, double firstDemandAt, double firstPatchAt, boolean settled) {
         int peak = samples.stream().mapToInt(Sample::registeredWorkers).max().orElse(0);
         int last = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).workerPods();
@@ -50,7 +57,7 @@ public record Summary(
         long rejected = actuations.stream().flatMap(a -> a.groups().stream()).mapToLong(g -> g.drainRejected().size()).sum();
         int infeasible = decisions.isEmpty() ? 0 : decisions.get(decisions.size() - 1).infeasible().size();
         int patches = (int) actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun()).count();
-        return new Summary(peak, last, ray.busyRemovals(), firstPatchAt - firstDemandAt, capacity, workerSeconds,
+        return new Summary(peak, last, invariants.busyDeletions(), invariants.gcsCrashes(), invariants.operatorDeletions(), firstPatchAt - firstDemandAt, capacity, workerSeconds,
                 idealWorkerSeconds(workload), decisions.size(), patches, accepted, rejected, ray.completedTasks(), infeasible, settled);
     }
 
@@ -86,8 +93,14 @@ public record Summary(
 
     /** The machine-readable last line of {@code ./rayscale demo}; a time never reached is -1. */
     public String line() {
-        return String.format(Locale.ROOT, "demo: peak_workers=%d final_workers=%d busy_deletions=%d time_to_capacity_s=%.0f",
-                peakWorkers, finalWorkers, busyDeletions, Double.isNaN(timeToCapacitySeconds) ? -1 : timeToCapacitySeconds);
+        return String.format(Locale.ROOT, "demo: peak_workers=%d final_workers=%d busy_deletions=%d time_to_capacity_s=%.0f gcs_crashes=%d "
+                + "operator_deletions=%d", peakWorkers, finalWorkers, busyDeletions, Double.isNaN(timeToCapacitySeconds) ? -1 : timeToCapacitySeconds,
+                gcsCrashes, operatorDeletions);
+    }
+
+    /** True if no invariant was broken: no busy pod deleted, no GCS crashed, no pod chosen by the operator. */
+    public boolean invariantsHeld() {
+        return busyDeletions == 0 && gcsCrashes == 0 && operatorDeletions == 0;
     }
 
     /** The target a decision set for a group, for the timeline. */

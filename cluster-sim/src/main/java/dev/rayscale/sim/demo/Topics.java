@@ -17,21 +17,29 @@ final class Topics {
             dev.rayscale.events.Topics.ACTUATIONS, dev.rayscale.events.Topics.deadLetter("scaling-planner"),
             dev.rayscale.events.Topics.deadLetter("k8s-actuator"));
 
+    static final int PARTITIONS = 3;
+
     private Topics() {
     }
 
-    /** Waits until each consumer group is stable with partitions assigned: the services are then really listening. */
+    /**
+     * Waits until each consumer group is stable with every partition of its topic assigned, twice in a row
+     * (a service with several consumers joins them one by one, each join a rebalance): the services are
+     * then really listening.
+     */
     static void awaitAssigned(String bootstrapServers, List<String> groups, java.time.Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            int stableRounds = 0;
             while (System.nanoTime() < deadline) {
                 var described = admin.describeConsumerGroups(groups).all().get(10, TimeUnit.SECONDS);
                 boolean assigned = described.values().stream().allMatch(group -> group.groupState() == org.apache.kafka.common.GroupState.STABLE
-                        && group.members().stream().anyMatch(member -> !member.assignment().topicPartitions().isEmpty()));
-                if (assigned) {
+                        && group.members().stream().mapToInt(member -> member.assignment().topicPartitions().size()).sum() == PARTITIONS);
+                stableRounds = assigned ? stableRounds + 1 : 0;
+                if (stableRounds >= 2) {
                     return;
                 }
-                Thread.sleep(100);
+                Thread.sleep(250);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -44,7 +52,7 @@ final class Topics {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             for (String name : NAMES) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(name, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                    admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + name, e.getCause());

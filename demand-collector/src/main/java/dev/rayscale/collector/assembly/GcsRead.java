@@ -7,7 +7,17 @@ public sealed interface GcsRead {
     record Answered(RayState state) implements GcsRead {
     }
 
-    /** It did not (unreachable, timed out, refused, or answered what could not be read): the state is unknown. */
-    record Failed(String error) implements GcsRead {
+    /**
+     * It did not (unreachable, timed out, refused, or answered what could not be read): the state is unknown.
+     *
+     * @param code the kind of failure: a gRPC status code name, {@code INVALID_REPLY} or {@code CLIENT_ERROR}
+     * @param detail what happened, for people
+     */
+    record Failed(String code, String detail) implements GcsRead {
+
+        /** {@code CODE: detail}, as the snapshot's {@code sources.gcs.error} says it. */
+        public String error() {
+            return code + ": " + detail;
+        }
     }
 }

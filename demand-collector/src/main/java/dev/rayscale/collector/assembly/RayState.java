@@ -2,6 +2,9 @@ package dev.rayscale.collector.assembly;
 
 import dev.rayscale.events.Demand;
 import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.LabelConstraint;
+import dev.rayscale.events.LabelOperator;
+import dev.rayscale.events.LabelSelector;
 import dev.rayscale.events.NodeStatus;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.Quantity;
@@ -13,6 +16,8 @@ import dev.rayscale.events.TaskDemand;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.GangResourceRequest;
+import dev.rayscale.gcs.proto.LabelSelectorConstraint;
+import dev.rayscale.gcs.proto.LabelSelectorOperator;
 import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.PlacementConstraint;
 import dev.rayscale.gcs.proto.ResourceRequest;
@@ -67,16 +72,55 @@ public record RayState(long stateVersion, String sessionName, List<RayNode> node
         };
     }
 
+    /** Shape and label selectors: the GCS aggregates pending demand by both (fact A5.21, C43). */
+    private record DemandKey(Resources shape, List<LabelSelector> selectors) {
+    }
+
     private static List<TaskDemand> tasks(List<ResourceRequestByCount> requests) {
-        Map<Resources, Long> counts = new LinkedHashMap<>();
+        Map<DemandKey, Long> counts = new LinkedHashMap<>();
         for (ResourceRequestByCount request : requests) {
             if (request.getCount() > 0) {
-                counts.merge(resources(request.getRequest().getResourcesBundleMap()), request.getCount(), Long::sum);
+                ResourceRequest bundle = request.getRequest();
+                counts.merge(new DemandKey(resources(bundle.getResourcesBundleMap()), selectors(bundle)), request.getCount(), Long::sum);
             }
         }
         List<TaskDemand> tasks = new ArrayList<>();
-        counts.forEach((shape, count) -> tasks.add(new TaskDemand(shape, count)));
+        counts.forEach((key, count) -> tasks.add(new TaskDemand(key.shape(), count, key.selectors())));
         return tasks;
+    }
+
+    private static List<LabelSelector> selectors(ResourceRequest request) {
+        List<LabelSelector> selectors = new ArrayList<>();
+        for (dev.rayscale.gcs.proto.LabelSelector selector : request.getLabelSelectorsList()) {
+            List<LabelConstraint> constraints = new ArrayList<>();
+            for (LabelSelectorConstraint constraint : selector.getLabelConstraintsList()) {
+                LabelOperator operator = switch (constraint.getOperator()) {
+                    case LABEL_OPERATOR_IN -> LabelOperator.IN;
+                    case LABEL_OPERATOR_NOT_IN -> LabelOperator.NOT_IN;
+                    // An operator this build does not know cannot be honoured: reading it as no constraint
+                    // could place the work where it must not go, so the selector is kept unmatchable.
+                    case LABEL_OPERATOR_UNSPECIFIED, UNRECOGNIZED -> LabelOperator.IN;
+                };
+                List<String> values = constraint.getOperator() == LabelSelectorOperator.LABEL_OPERATOR_IN
+                        || constraint.getOperator() == LabelSelectorOperator.LABEL_OPERATOR_NOT_IN ? constraint.getLabelValuesList() : List.of();
+                constraints.add(new LabelConstraint(constraint.getLabelKey(), operator, values));
+            }
+            selectors.add(new LabelSelector(constraints));
+        }
+        return selectors;
+    }
+
+    /**
+     * What makes a read news: everything but the GCS's own version (bumped by every read, fact A1.2)
+     * and the nodes' idle durations (which grow by the millisecond; the heartbeat carries them).
+     */
+    public String fingerprint() {
+        StringBuilder text = new StringBuilder(sessionName);
+        for (RayNode node : nodes) {
+            text.append('|').append(node.nodeId()).append(',').append(node.podName()).append(',').append(node.status())
+                    .append(',').append(node.available()).append(',').append(node.total()).append(',').append(node.labels());
+        }
+        return text.append('|').append(demand).toString();
     }
 
     private static List<GangDemand> gangs(List<GangResourceRequest> requests) {

@@ -7,6 +7,7 @@ import dev.rayscale.events.HeadGroup;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.NodeStatus;
 import dev.rayscale.events.PendingPod;
+import dev.rayscale.events.PodState;
 import dev.rayscale.events.RayNode;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.WorkerGroup;
@@ -18,6 +19,8 @@ import io.ray.v1.rayclusterspec.HeadGroupSpec;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +50,7 @@ public final class SnapshotAssembler {
     public ClusterSnapshot assemble(RayCluster cluster, List<Pod> pods, GcsRead gcs, KubernetesSource kubernetes,
             Instant observedAt, long sequence) {
         ClusterRef ref = new ClusterRef(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid());
-        List<Pod> workers = pods.stream()
-                .filter(pod -> "worker".equals(label(pod, NODE_TYPE_LABEL)) && pod.getMetadata().getDeletionTimestamp() == null)
-                .toList();
+        List<Pod> workers = pods.stream().filter(pod -> "worker".equals(label(pod, NODE_TYPE_LABEL)) && !terminating(pod)).toList();
         GcsSource source;
         List<RayNode> nodes = null;
         List<PendingPod> pending = null;
@@ -57,7 +58,7 @@ public final class SnapshotAssembler {
         if (gcs instanceof GcsRead.Answered answered) {
             RayState state = answered.state();
             source = GcsSource.ok(state.stateVersion(), state.sessionName());
-            nodes = state.nodes();
+            nodes = withPodStates(state.nodes(), pods);
             demand = state.demand();
             pending = pendingPods(workers, nodes);
         } else {
@@ -65,7 +66,43 @@ public final class SnapshotAssembler {
         }
         return new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, ref.id() + "@" + sequence, ref, sequence, observedAt,
                 new SourceHealth(source, kubernetes), ClusterPolicy.of(cluster), headGroup(cluster.getSpec().getHeadGroupSpec()),
-                workerGroups(cluster), nodes, pending, demand);
+                workerGroups(cluster, pods), nodes, pending, demand);
+    }
+
+    /**
+     * What decides whether a snapshot is news: the GCS read's content (not its version, which every
+     * read bumps), the spec generation, the pods and the operator's create failures.
+     */
+    public static String fingerprint(RayCluster cluster, List<Pod> pods, GcsRead read) {
+        String gcs = read instanceof GcsRead.Answered answered ? answered.state().fingerprint() : "failed:" + ((GcsRead.Failed) read).code();
+        StringBuilder text = new StringBuilder(gcs).append("|g").append(cluster.getMetadata().getGeneration())
+                .append('|').append(LaunchFailures.condition(cluster));
+        pods.stream().sorted(Comparator.comparing(pod -> pod.getMetadata().getName())).forEach(pod -> text.append('|')
+                .append(pod.getMetadata().getName()).append('=').append(pod.getStatus() == null ? "" : pod.getStatus().getPhase())
+                .append(terminating(pod) ? "!" : "").append(Objects.toString(waitingReason(pod), "")));
+        return text.toString();
+    }
+
+    private static boolean terminating(Pod pod) {
+        return pod.getMetadata().getDeletionTimestamp() != null;
+    }
+
+    /** Each node with what Kubernetes says of its pod: a node may outlive a pod that vanished abruptly (fact A4.19). */
+    private static List<RayNode> withPodStates(List<RayNode> nodes, List<Pod> pods) {
+        Map<String, Pod> byName = new HashMap<>();
+        pods.forEach(pod -> byName.put(pod.getMetadata().getName(), pod));
+        List<RayNode> stated = new ArrayList<>(nodes.size());
+        for (RayNode node : nodes) {
+            if (node.podName() == null) {
+                stated.add(node);
+                continue;
+            }
+            Pod pod = byName.get(node.podName());
+            PodState podState = pod == null ? PodState.GONE : terminating(pod) ? PodState.TERMINATING : PodState.PRESENT;
+            stated.add(new RayNode(node.nodeId(), node.podName(), node.replicaName(), node.group(), node.status(), node.total(),
+                    node.available(), node.idleDurationMs(), node.labels(), node.ipAddress(), node.activity(), podState));
+        }
+        return stated;
     }
 
     /** The multi-host replica name of each worker pod, for joining GCS nodes to replicas. */
@@ -86,12 +123,13 @@ public final class SnapshotAssembler {
         return new HeadGroup(HEAD_GROUP, shape.resources(), shape.labels());
     }
 
-    private static List<WorkerGroup> workerGroups(RayCluster cluster) {
+    private static List<WorkerGroup> workerGroups(RayCluster cluster, List<Pod> pods) {
         List<WorkerGroupSpecs> specs = cluster.getSpec().getWorkerGroupSpecs();
         List<WorkerGroup> groups = new ArrayList<>();
         if (specs == null) {
             return groups;
         }
+        Map<String, String> launchFailures = LaunchFailures.byGroup(cluster, pods);
         for (int index = 0; index < specs.size(); index++) {
             WorkerGroupSpecs spec = specs.get(index);
             NodeShape shape = NodeShape.of(spec.getRayStartParams(), spec.getTemplate(), spec.getResources(), spec.getLabels());
@@ -102,9 +140,15 @@ public final class SnapshotAssembler {
                     spec.getNumOfHosts() == null || spec.getNumOfHosts() < 1 ? 1 : spec.getNumOfHosts(),
                     shape.resources(), shape.labels(), workersToDelete,
                     spec.getIdleTimeoutSeconds() == null ? null : spec.getIdleTimeoutSeconds().longValue(),
-                    Boolean.TRUE.equals(spec.getSuspend())));
+                    Boolean.TRUE.equals(spec.getSuspend()), terminatingPods(pods, spec.getGroupName()),
+                    launchFailures.get(spec.getGroupName())));
         }
         return groups;
+    }
+
+    private static List<String> terminatingPods(List<Pod> pods, String group) {
+        return pods.stream().filter(pod -> terminating(pod) && group.equals(label(pod, GROUP_LABEL)) && "worker".equals(label(pod, NODE_TYPE_LABEL)))
+                .map(pod -> pod.getMetadata().getName()).sorted().toList();
     }
 
     /** Worker pods no live Ray node claims: capacity on its way. */
@@ -131,7 +175,7 @@ public final class SnapshotAssembler {
     }
 
     /** Why a pod is not running yet: its PodScheduled condition's reason (Unschedulable), else a container's waiting reason. */
-    private static String waitingReason(Pod pod) {
+    static String waitingReason(Pod pod) {
         if (pod.getStatus() == null) {
             return null;
         }

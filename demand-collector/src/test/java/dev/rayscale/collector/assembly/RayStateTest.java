@@ -65,4 +65,30 @@ class RayStateTest {
         assertThat(state.nodes().get(1).status()).as("unknown status is never read as idle").isEqualTo(NodeStatus.RUNNING);
         assertThat(state.stateVersion()).isEqualTo(9);
     }
+
+    /** Facts C43 and A5.21: label selectors on the wire (field 3); demand of one shape with other selectors stays apart. */
+    @Test
+    void readsLabelSelectorsAndKeepsDemandApartByThem() throws Exception {
+        var gpuOnly = dev.rayscale.gcs.proto.LabelSelector.newBuilder().addLabelConstraints(dev.rayscale.gcs.proto.LabelSelectorConstraint
+                .newBuilder().setLabelKey("accelerator").setOperator(dev.rayscale.gcs.proto.LabelSelectorOperator.LABEL_OPERATOR_IN)
+                .addLabelValues("A10G").addLabelValues("L4"));
+        var notSpot = dev.rayscale.gcs.proto.LabelSelector.newBuilder().addLabelConstraints(dev.rayscale.gcs.proto.LabelSelectorConstraint
+                .newBuilder().setLabelKey("market").setOperator(dev.rayscale.gcs.proto.LabelSelectorOperator.LABEL_OPERATOR_NOT_IN)
+                .addLabelValues("spot"));
+        var wire = GcsStates.state(1).tasks(Map.of("CPU", 1.0), 2).build().toBuilder()
+                .addPendingResourceRequests(dev.rayscale.gcs.proto.ResourceRequestByCount.newBuilder().setCount(5)
+                        .setRequest(dev.rayscale.gcs.proto.ResourceRequest.newBuilder().putResourcesBundle("CPU", 1.0)
+                                .addLabelSelectors(gpuOnly).addLabelSelectors(notSpot)))
+                .build();
+
+        RayState state = RayState.of(dev.rayscale.gcs.proto.ClusterResourceState.parseFrom(wire.toByteArray()), pod -> null);
+
+        assertThat(state.demand().tasks()).containsExactly(
+                new TaskDemand(Resources.of("CPU", "1"), 2),
+                new TaskDemand(Resources.of("CPU", "1"), 5, java.util.List.of(
+                        new dev.rayscale.events.LabelSelector(java.util.List.of(new dev.rayscale.events.LabelConstraint("accelerator",
+                                dev.rayscale.events.LabelOperator.IN, java.util.List.of("A10G", "L4")))),
+                        new dev.rayscale.events.LabelSelector(java.util.List.of(new dev.rayscale.events.LabelConstraint("market",
+                                dev.rayscale.events.LabelOperator.NOT_IN, java.util.List.of("spot")))))));
+    }
 }

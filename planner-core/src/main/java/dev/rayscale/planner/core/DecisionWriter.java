@@ -33,12 +33,20 @@ final class DecisionWriter {
         for (Group group : plan.groups) {
             int current = group.spec.replicas();
             int target = target(group, mode);
+            if (mode == Mode.ACTIVE && group.floorReplicas() > group.plannedSize()) {
+                group.notes.add("kept at " + group.floorReplicas() + " replica(s): its pods not named for deletion still exist, and "
+                        + "below that the operator would delete pods of its own choosing");
+            }
             targets.add(new GroupTarget(group.name, group.spec.index(), current, target, group.spec.workersToDelete(),
                     holding ? List.of() : group.deletions, group.notes));
             int requested = Math.max(0, target * group.hosts - Math.max(current * group.hosts, group.liveNodes));
-            int pending = holding ? 0 : group.liveNodes - group.registeredNodes + Math.max(0, current * group.hosts - group.liveNodes);
-            if (requested > 0 || pending > 0) {
-                launches.add(new PendingLaunch(group.name, requested, pending));
+            int pending = holding ? 0 : group.liveNodes - group.registeredNodes + group.launchingNodes();
+            int failed = group.launchFailing() && !group.suspended() ? group.missingPods() : 0;
+            if (requested > 0 || pending > 0 || failed > 0) {
+                launches.add(new PendingLaunch(group.name, requested, pending, failed, failed > 0 ? group.spec.launchFailure() : null));
+            }
+            if (failed > 0) {
+                reasons.add(group.name + ": " + failed + " pod(s) cannot be created: " + group.spec.launchFailure());
             }
             if (target != current) {
                 reasons.add(group.name + ": " + current + " -> " + target + " replicas" + because(group, current, target, holding));
@@ -58,7 +66,7 @@ final class DecisionWriter {
         if (mode == Mode.HOLD) {
             return Math.max(group.spec.replicas(), group.min());
         }
-        return group.plannedSize();
+        return Math.max(group.plannedSize(), group.floorReplicas());
     }
 
     private static String because(Group group, int current, int target, boolean holding) {

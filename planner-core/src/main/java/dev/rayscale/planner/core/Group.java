@@ -22,6 +22,13 @@ final class Group {
     int registeredNodes;
     /** Pods named in workersToDelete that still exist: the operator has not finished. */
     boolean deletionInProgress;
+    /** The group's pods being deleted and not named in workersToDelete: the operator still counts them (fact B6.28). */
+    int terminatingUnnamed;
+    /**
+     * Replicas that packing would open beyond the upscaling limits: they hold room under maxReplicas
+     * while tasks are packed, as if opened, but no node is made for them and they are never asked for.
+     */
+    int deferredReplicas;
 
     private final int[] addedBy = new int[Need.values().length];
     /** Replicas removed below the group's size (idle, cluster cap). */
@@ -52,6 +59,11 @@ final class Group {
         return spec.suspended();
     }
 
+    /** The operator cannot create this group's pods (a quota, an admission webhook): asking for more brings nothing. */
+    boolean launchFailing() {
+        return spec.launchFailure() != null;
+    }
+
     int min() {
         return spec.minReplicas();
     }
@@ -70,8 +82,21 @@ final class Group {
         return Math.max(requestedReplicas(), ceilDiv(liveNodes, hosts));
     }
 
-    /** Ray nodes asked for whose pods do not exist yet. */
+    /** Replicas asked for whose pods the operator cannot create. */
+    int failedReplicas() {
+        return launchFailing() && !suspended() ? ceilDiv(missingPods(), hosts) : 0;
+    }
+
+    /**
+     * Ray nodes asked for whose pods do not exist yet: capacity on its way, unless the group is suspended
+     * (the operator deletes its pods, fact B7.31) or its pods cannot be created (B9.34).
+     */
     int launchingNodes() {
+        return suspended() || launchFailing() ? 0 : missingPods();
+    }
+
+    /** Pods the operator should create and has not. */
+    int missingPods() {
         return Math.max(0, requestedReplicas() * hosts - liveNodes);
     }
 
@@ -98,12 +123,22 @@ final class Group {
 
     /** Replicas the plan may still add within maxReplicas. */
     int room() {
-        return suspended() ? 0 : Math.max(0, max() - plannedSize());
+        return suspended() || launchFailing() ? 0 : Math.max(0, max() - plannedSize() - deferredReplicas);
     }
 
-    /** Nodes (pods) this group counts towards a cluster-wide cap. */
+    /**
+     * The fewest replicas the group may be set to: never below its pods that will still exist and are
+     * not named for deletion, or the operator would delete pods of its own choosing, in list order,
+     * busy or not (facts B6.27, B6.28). Above maxReplicas it cannot help: the operator clamps first.
+     */
+    int floorReplicas() {
+        int pods = liveNodes + terminatingUnnamed - deletions.size();
+        return Math.min(max(), ceilDiv(Math.max(0, pods), hosts));
+    }
+
+    /** Nodes (pods) this group counts towards a cluster-wide cap, deferred replicas included while packing. */
     int plannedNodes() {
-        return Math.max(0, plannedSize()) * hosts;
+        return Math.max(0, plannedSize() + deferredReplicas) * hosts;
     }
 
     /** Pods waiting to become Ray nodes, before this plan. */

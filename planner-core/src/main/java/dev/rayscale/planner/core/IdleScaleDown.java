@@ -39,7 +39,7 @@ final class IdleScaleDown {
     }
 
     private static boolean qualifies(Node node, Group group) {
-        return node.isRegistered() && !node.removed && node.reportedIdle && node.idleMs > group.idleTimeoutMs
+        return node.isRegistered() && !node.removed && !node.inFlux && node.reportedIdle && node.idleMs > group.idleTimeoutMs
                 && !node.holdsDemand && !node.holdsConstraint;
     }
 }

@@ -16,6 +16,7 @@ final class Infeasibility {
         boolean fitsSize = false;
         boolean fitsLabels = false;
         boolean fitsRunnable = false;
+        boolean fitsLaunchable = false;
         int fewestHosts = Integer.MAX_VALUE;
         for (Group group : plan.groups) {
             if (!shape.fitsIn(group.nodeResources)) {
@@ -30,6 +31,10 @@ final class Infeasibility {
                 continue;
             }
             fitsRunnable = true;
+            if (group.launchFailing()) {
+                continue;
+            }
+            fitsLaunchable = true;
             fewestHosts = Math.min(fewestHosts, group.hosts);
         }
         if (!fitsSize) {
@@ -40,6 +45,10 @@ final class Infeasibility {
         }
         if (!fitsRunnable) {
             return new Why(InfeasibleReason.SUSPENDED, "every worker group that could hold " + shape + " is suspended");
+        }
+        if (!fitsLaunchable) {
+            return new Why(InfeasibleReason.LAUNCH_FAILED, "the worker groups that could hold " + shape
+                    + " cannot get pods: the operator's pod creation fails");
         }
         if (plan.policy.maxWorkers() != null && plan.workerRoom() < fewestHosts) {
             return new Why(InfeasibleReason.MAX_WORKERS, "the cluster is at its cap of " + plan.policy.maxWorkers() + " workers");

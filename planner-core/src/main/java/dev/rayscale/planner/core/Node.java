@@ -41,6 +41,8 @@ final class Node {
     boolean holdsConstraint;
     /** Chosen for removal by this plan. */
     boolean removed;
+    /** Its pod has a second live Ray node (a raylet restarted there): not removable until the GCS settles. */
+    boolean inFlux;
     /** The last gang that placed a bundle here; a strict-spread gang places at most one per node. */
     int lastGang = -1;
 

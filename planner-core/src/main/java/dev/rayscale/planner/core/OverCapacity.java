@@ -93,7 +93,7 @@ final class OverCapacity {
         List<Replicas.Replica> removable = new ArrayList<>();
         for (Replicas.Replica replica : Replicas.of(plan)) {
             if (replica.group() == group && replica.complete() && replica.all(node -> !node.removed)
-                    && (replica.all(node -> !node.isRegistered()) || replica.all(node -> node.reportedIdle))) {
+                    && (replica.all(node -> !node.isRegistered()) || replica.all(node -> node.reportedIdle && !node.inFlux))) {
                 removable.add(replica);
             }
         }

@@ -17,10 +17,6 @@ import java.util.List;
  */
 final class Packer {
 
-    /** New nodes opened for one request list: {@code replicas} replicas of one group, each holding {@code placed}. */
-    record Launch(Group group, long[] placed, List<Node> nodes) {
-    }
-
     private final Plan plan;
     private final int gpu;
 
@@ -50,13 +46,17 @@ final class Packer {
         }
     }
 
+    /** Opens new replicas until the requests are placed or no group can take any of them. */
+    void openNodes(List<Request> requests, Group.Need need, Ledger ledger) {
+        openNodes(requests, need, ledger, null, null);
+    }
+
     /**
-     * Opens new replicas until the requests are placed or no group can take any of them.
-     *
-     * @return the replicas opened, in order
+     * As {@link #openNodes(List, Group.Need, Ledger)}, with launches beyond {@code limit} deferred: the
+     * requests a deferred replica would hold are counted in {@code deferred} (per request) and taken
+     * off, and its room under maxReplicas stays taken, but no node is made for it.
      */
-    List<Launch> openNodes(List<Request> requests, Group.Need need, Ledger ledger) {
-        List<Launch> launches = new ArrayList<>();
+    void openNodes(List<Request> requests, Group.Need need, Ledger ledger, UpscalingLimit limit, long[] deferred) {
         boolean batchable = requests.stream().allMatch(request -> request.spreadGang < 0);
         while (anyLeft(requests)) {
             Candidate best = null;
@@ -78,15 +78,16 @@ final class Packer {
                 break;
             }
             int replicas = batchable && best.group.hosts == 1 ? batchSize(best, candidates, requests) : 1;
-            for (int r = 0; r < replicas; r++) {
+            int granted = limit == null ? replicas : limit.grant(best.group, replicas);
+            if (granted < replicas) {
+                defer(best, replicas - granted, requests, deferred);
+            }
+            for (int r = 0; r < granted; r++) {
                 List<Node> hosts = plan.open(best.group, need);
                 ledger.opened(best.group, need, hosts.size());
-                long[] before = counts(requests);
                 firstFit(requests, hosts, ledger);
-                launches.add(new Launch(best.group, difference(before, counts(requests)), hosts));
             }
         }
-        return launches;
     }
 
     /**
@@ -115,6 +116,15 @@ final class Packer {
         return (int) Math.max(1, replicas);
     }
 
+    private static void defer(Candidate best, int replicas, List<Request> requests, long[] deferred) {
+        best.group.deferredReplicas += replicas;
+        for (int i = 0; i < requests.size(); i++) {
+            long copies = Math.min(requests.get(i).count, best.placed[i] * replicas);
+            requests.get(i).count -= copies;
+            deferred[i] += copies;
+        }
+    }
+
     private void place(Request request, Node node, long copies, Ledger ledger) {
         ledger.took(node, request.shape, copies);
         request.count -= copies;
@@ -130,22 +140,6 @@ final class Packer {
             }
         }
         return false;
-    }
-
-    private static long[] counts(List<Request> requests) {
-        long[] counts = new long[requests.size()];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = requests.get(i).count;
-        }
-        return counts;
-    }
-
-    private static long[] difference(long[] before, long[] after) {
-        long[] placed = new long[before.length];
-        for (int i = 0; i < placed.length; i++) {
-            placed[i] = before[i] - after[i];
-        }
-        return placed;
     }
 
     /** A fresh node of one group, filled greedily with the remaining requests, and its score. */

@@ -62,7 +62,18 @@ final class Plan {
 
     private void addNodes() {
         Set<String> leaving = new HashSet<>();
+        Set<String> podsSeen = new HashSet<>();
+        Set<String> inFlux = new HashSet<>();
         snapshot.workerGroups().forEach(group -> leaving.addAll(group.workersToDelete()));
+        for (Group group : groups) {
+            for (String pod : group.spec.terminatingPods()) {
+                if (leaving.contains(pod)) {
+                    group.deletionInProgress = true;
+                } else {
+                    group.terminatingUnnamed++;
+                }
+            }
+        }
         String head = snapshot.headGroup().name();
         for (RayNode node : snapshot.nodes()) {
             if (node.status() == NodeStatus.DEAD) {
@@ -71,6 +82,16 @@ final class Plan {
             Group group = node.group().equals(head) ? null : groupsByName.get(node.group());
             if (group != null && node.podName() != null && leaving.contains(node.podName())) {
                 group.deletionInProgress = true;
+                continue;
+            }
+            if (!node.podPresent()) {
+                // Its pod is gone or going: the GCS keeps such a node alive up to a minute (fact A4.19), but it is no capacity.
+                continue;
+            }
+            if (node.podName() != null && !podsSeen.add(node.podName())) {
+                // A second live node in one pod: its raylet restarted (a new node id, fact A4.20) and the GCS has not yet found
+                // the old one dead (A4.19). One pod, one node's capacity; and a pod in that state is not removed.
+                inFlux.add(node.podName());
                 continue;
             }
             if (group != null) {
@@ -83,6 +104,7 @@ final class Plan {
                         node.status() == NodeStatus.IDLE, node.idleDurationMs()));
             }
         }
+        running.forEach(node -> node.inFlux = node.podName != null && inFlux.contains(node.podName));
         for (PendingPod pod : snapshot.pendingPods()) {
             Group group = groupsByName.get(pod.group());
             if (group == null) {

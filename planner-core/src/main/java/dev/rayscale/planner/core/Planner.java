@@ -20,7 +20,8 @@ import dev.rayscale.events.SourceStatus;
  *   <li>placement groups, each all or nothing;</li>
  *   <li>tasks and actors, first-fit onto existing then pending nodes, then new nodes chosen by Ray's
  *       score, held to the upscaling limits;</li>
- *   <li>idle replicas past their timeout, longest idle first, down to minReplicas.</li>
+ *   <li>idle replicas past their timeout, longest idle first, down to minReplicas;</li>
+ *   <li>replicas whose pods cannot be created are given back once no demand waits for them.</li>
  * </ol>
  * See {@link Packer} for the packing itself.
  */
@@ -54,6 +55,7 @@ public final class Planner {
             GangPlacement.apply(plan, packer);
             TaskPlacement.apply(plan, packer);
             IdleScaleDown.apply(plan);
+            FailedLaunches.apply(plan);
         }
         return DecisionWriter.write(plan, mode, settings.version());
     }

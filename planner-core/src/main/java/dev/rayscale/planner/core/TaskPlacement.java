@@ -37,9 +37,10 @@ final class TaskPlacement {
         }
         Ledger ledger = new Ledger(Pool.DEMAND);
         packer.placeOnKnownNodes(requests, ledger);
-        List<Packer.Launch> launches = packer.openNodes(requests, Group.Need.TASKS, ledger);
+        long[] deferred = new long[requests.size()];
+        packer.openNodes(requests, Group.Need.TASKS, ledger, UpscalingLimit.of(plan), deferred);
         ledger.commit();
-        long[] deferred = UpscalingLimit.apply(plan, launches, requests.size());
+        plan.groups.forEach(group -> group.deferredReplicas = 0);
         for (int i = 0; i < requests.size(); i++) {
             Request request = requests.get(i);
             if (request.count > 0) {

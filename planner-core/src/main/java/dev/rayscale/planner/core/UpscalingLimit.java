@@ -2,45 +2,51 @@ package dev.rayscale.planner.core;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.List;
 
 /**
  * How fast new nodes for tasks may come. With an upscaling speed s (KubeRay's Conservative mode is
  * s = 1; Default and Aggressive have none), a group may have at most {@code max(1, ceil(s x its
  * registered nodes))} pods pending; and a cluster at most the policy's maxPendingLaunches. Nodes for
  * minReplicas, placement groups and request_resources are never held back, but they count as pending.
- * The launches opened first (the best-scored) are kept; the rest wait for a later decision.
+ * Launches are granted in the order packing opens them (the best-scored first); the rest wait for a
+ * later decision.
+ *
+ * <p>The budget is consulted while packing, so that a launch beyond it is never made into nodes: a
+ * backlog of a hundred thousand tasks costs a count, not a hundred thousand node objects.
  */
 final class UpscalingLimit {
 
-    private UpscalingLimit() {
-    }
+    private final Plan plan;
+    private final int[] allowed;
+    private long clusterBudget;
 
-    /** Cuts launches beyond the limits; returns, per request, the copies that were cut (deferred). */
-    static long[] apply(Plan plan, List<Packer.Launch> launches, int requestCount) {
-        long[] deferred = new long[requestCount];
-        int[] allowed = new int[plan.groups.size()];
-        long clusterBudget = plan.policy.maxPendingLaunches();
+    private UpscalingLimit(Plan plan) {
+        this.plan = plan;
+        this.allowed = new int[plan.groups.size()];
+        this.clusterBudget = plan.policy.maxPendingLaunches();
         for (int g = 0; g < allowed.length; g++) {
             Group group = plan.groups.get(g);
             int pending = group.pendingNodes() + (group.added(Group.Need.CONSTRAINTS) + group.added(Group.Need.GANGS)) * group.hosts;
             clusterBudget -= pending;
             allowed[g] = allowedReplicas(plan.policy.upscalingSpeed(), group, pending);
         }
-        for (Packer.Launch launch : launches) {
-            int g = plan.groups.indexOf(launch.group());
-            if (allowed[g] > 0 && clusterBudget > 0) {
-                allowed[g]--;
-                clusterBudget -= launch.group().hosts;
-                continue;
-            }
-            launch.nodes().forEach(node -> node.removed = true);
-            launch.group().add(Group.Need.TASKS, -1);
-            for (int i = 0; i < requestCount; i++) {
-                deferred[i] += launch.placed()[i];
-            }
+    }
+
+    /** The budget for the task launches of this plan, once constraints and placement groups have been placed. */
+    static UpscalingLimit of(Plan plan) {
+        return new UpscalingLimit(plan);
+    }
+
+    /** Of {@code replicas} launches of {@code group} opened in a row, how many may really launch now; takes them from the budget. */
+    int grant(Group group, int replicas) {
+        int g = plan.groups.indexOf(group);
+        int granted = 0;
+        while (granted < replicas && allowed[g] > 0 && clusterBudget > 0) {
+            allowed[g]--;
+            clusterBudget -= group.hosts;
+            granted++;
         }
-        return deferred;
+        return granted;
     }
 
     private static int allowedReplicas(BigDecimal speed, Group group, int pending) {

@@ -481,4 +481,120 @@ class PlannerTest {
             assertThat(decision.decidedAt()).isEqualTo(Snapshots.NOW);
         }
     }
+
+    /** What the real Ray and KubeRay do that a planner must not misread (facts of the shared ray-kuberay-behaviours.md). */
+    @Nested
+    class FaithfulToRayAndKubeRay {
+
+        private static WorkerGroup with(WorkerGroup group, boolean suspended, List<String> workersToDelete, List<String> terminating,
+                String launchFailure) {
+            return new WorkerGroup(group.name(), group.index(), group.replicas(), group.minReplicas(), group.maxReplicas(),
+                    group.numOfHosts(), group.resources(), group.labels(), workersToDelete, group.idleTimeoutSeconds(), suspended, terminating,
+                    launchFailure);
+        }
+
+        @Test
+        void aSuspendedGroupIsNoCapacityOnItsWay() {
+            ScaleDecision decision = plan(Snapshots.cluster()
+                    .group(with(group("cpu4", 3, 0, 10, "CPU", "4"), true, List.of(), List.of(), null))
+                    .tasks(4, "CPU", "1"));
+
+            assertThat(decision.infeasible()).singleElement().satisfies(infeasible -> {
+                assertThat(infeasible.count()).isEqualTo(4);
+                assertThat(infeasible.reason()).isEqualTo(InfeasibleReason.SUSPENDED);
+            });
+            assertThat(decision.launches()).isEmpty();
+        }
+
+        @Test
+        void aGroupWhosePodsCannotBeCreatedGetsNoDemandAnotherGroupServesItAndTheFailureIsReported() {
+            String quota = "pods \"c-gpu-worker-x7k2p\" is forbidden: exceeded quota";
+            ScaleDecision decision = plan(Snapshots.cluster()
+                    .group(with(group("gpu", 3, 0, 10, "CPU", "4", "GPU", "1"), false, List.of(), List.of(), quota))
+                    .group(group("cpu", 0, 0, 10, "CPU", "4"))
+                    .tasks(4, "CPU", "4")
+                    .tasks(2, "GPU", "1"));
+
+            assertThat(target(decision, "cpu").targetReplicas()).as("the CPU work goes where pods can be made").isEqualTo(4);
+            assertThat(target(decision, "gpu").targetReplicas()).isEqualTo(3);
+            assertThat(decision.infeasible()).singleElement().satisfies(infeasible -> {
+                assertThat(infeasible.count()).isEqualTo(2);
+                assertThat(infeasible.reason()).isEqualTo(InfeasibleReason.LAUNCH_FAILED);
+            });
+            assertThat(decision.launches()).filteredOn(launch -> launch.group().equals("gpu")).singleElement().satisfies(launch -> {
+                assertThat(launch.failed()).isEqualTo(3);
+                assertThat(launch.failure()).isEqualTo(quota);
+            });
+        }
+
+        @Test
+        void replicasWhosePodsCannotBeCreatedAreGivenBackOnceNoDemandWaitsForThem() {
+            WorkerGroup failing = with(group("gpu", 3, 0, 10, "CPU", "4", "GPU", "1"), false, List.of(), List.of(), "exceeded quota");
+
+            ScaleDecision waiting = plan(Snapshots.cluster().group(failing)
+                    .busy("g1", "gpu", Resources.of("CPU", "4", "GPU", "1"), Resources.of("CPU", "3")).tasks(2, "GPU", "1"));
+            assertThat(target(waiting, "gpu").targetReplicas()).as("kept while demand waits: the operator keeps trying").isEqualTo(3);
+
+            ScaleDecision done = plan(Snapshots.cluster().group(failing)
+                    .busy("g1", "gpu", Resources.of("CPU", "4", "GPU", "1"), Resources.of("CPU", "3")));
+            assertThat(target(done, "gpu").targetReplicas()).isEqualTo(1);
+            assertThat(done.reasons()).anySatisfy(reason -> assertThat(reason).contains("give back 2 replica(s)"));
+        }
+
+        @Test
+        void aNodeWhosePodIsGoneIsNotCountedSoNoReplicaIsAddedForIt() {
+            ScaleDecision decision = plan(Snapshots.cluster().group(group("cpu4", 1, 0, 10, "CPU", "4"))
+                    .node(new RayNode("id-old", "old", null, "cpu4", NodeStatus.IDLE, FOUR_CPU, FOUR_CPU, 20_000, Map.of(), null, List.of(),
+                            dev.rayscale.events.PodState.GONE))
+                    .pendingPod("replacement", "cpu4", Duration.ofSeconds(5)));
+
+            assertThat(decision.changesAnything()).as("the vanished pod's node is no capacity and no replica").isFalse();
+        }
+
+        @Test
+        void aPodWithTwoLiveNodesCountsOnceAndIsNotRemoved() {
+            ScaleDecision decision = plan(Snapshots.cluster().group(group("cpu4", 2, 0, 10, "CPU", "4"))
+                    .node(new RayNode("id-old", "restarted", null, "cpu4", NodeStatus.IDLE, FOUR_CPU, FOUR_CPU, 600_000, Map.of(), null,
+                            List.of()))
+                    .node(new RayNode("id-new", "restarted", null, "cpu4", NodeStatus.IDLE, FOUR_CPU, FOUR_CPU, 900_000, Map.of(), null,
+                            List.of()))
+                    .busy("other", "cpu4", FOUR_CPU, Resources.NONE));
+
+            assertThat(target(decision, "cpu4").targetReplicas()).as("two pods, not three").isEqualTo(2);
+            assertThat(target(decision, "cpu4").toDelete()).as("a pod whose raylet restarted is in flux").isEmpty();
+        }
+
+        @Test
+        void noNewDeletionsWhileANamedPodIsStillTerminating() {
+            ScaleDecision decision = plan(Snapshots.cluster()
+                    .group(with(group("cpu4", 2, 0, 10, "CPU", "4"), false, List.of("going"), List.of("going"), null))
+                    .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1))
+                    .idle("b", "cpu4", FOUR_CPU, Duration.ofHours(1)));
+
+            assertThat(target(decision, "cpu4").toDelete()).isEmpty();
+        }
+
+        @Test
+        void replicasNeverDropBelowThePodsLeftUnnamedTerminatingOnesIncluded() {
+            ScaleDecision decision = plan(Snapshots.cluster()
+                    .group(with(group("cpu4", 3, 0, 10, "CPU", "4"), false, List.of(), List.of("evicted"), null))
+                    .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1))
+                    .busy("b", "cpu4", FOUR_CPU, Resources.NONE)
+                    .busy("c", "cpu4", FOUR_CPU, Resources.NONE));
+
+            assertThat(deleted(decision, "cpu4")).containsExactly("a");
+            assertThat(target(decision, "cpu4").targetReplicas()).as("b, c and the evicted pod still count").isEqualTo(3);
+            assertThat(target(decision, "cpu4").notes()).anySatisfy(note -> assertThat(note).contains("pods of its own choosing"));
+        }
+
+        @Test
+        void aHugeBacklogCostsCountsNotNodes() {
+            ScaleDecision decision = plan(Snapshots.cluster().group(group("cpu1", 0, 0, Integer.MAX_VALUE, "CPU", "1"))
+                    .tasks(50_000_000, "CPU", "1"));
+
+            assertThat(target(decision, "cpu1").targetReplicas()).as("the cluster's cap on pending launches").isEqualTo(100);
+            assertThat(decision.infeasible()).isEmpty();
+            assertThat(decision.reasons()).anySatisfy(reason -> assertThat(reason).contains("wait for the upscaling limit"));
+        }
+    }
 }

@@ -1,0 +1,293 @@
+package dev.rayscale.sim;
+
+import dev.rayscale.kuberay.ClusterEvents;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.ray.v1.RayCluster;
+import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The KubeRay operator's pod reconciliation ({@code reconcilePods} in
+ * {@code ray-operator/controllers/ray/raycluster_controller.go} at kuberay {@code feeaf72f}), step by
+ * step as facts B6 to B9 record it:
+ * <ol>
+ *   <li>cluster suspend: delete every pod, then stay away until resumed (B7.30);</li>
+ *   <li>the head pod: delete it if it ended, create it if missing;</li>
+ *   <li>per worker group, in spec order, skipped while the operator's own creations are not yet visible
+ *       (30 s at most) or its deletions not yet gone (B6.25.1): a suspended group loses all its pods
+ *       (B7.31); ended pods are deleted first and then nothing is created in that pass (B6.25.2); every
+ *       name in {@code workersToDelete} is deleted, by name, and the list is never cleared (B6.25.3,
+ *       B6.26); then {@code clamp(replicas, min, max) x numOfHosts} minus the pods left — terminating
+ *       ones counted (B6.28) — is created, or, in-tree autoscaling being off, that many pods are deleted
+ *       in list order, busy or not (B6.27); multi-host groups go by whole replicas (B8.33);</li>
+ *   <li>the first error ends the pass, later groups untouched (B6.29); a failed create records a
+ *       {@code FailedToCreateWorkerPod} Warning and the {@code ReplicaFailure} condition, removed after a
+ *       pass without error (B9.34).</li>
+ * </ol>
+ * Deletions the operator chooses itself (the list-order ones) are counted: with Rayscale they must never happen.
+ */
+final class KubeRayOperator {
+
+    /** {@code expectations.ExpectationsTimeout}: a creation not seen after this long no longer holds the group back. */
+    static final double CREATE_EXPECTATION_SECONDS = 30;
+
+    private record Expectation(String pod, boolean create, double since) {
+    }
+
+    /** An error that ends a reconcile pass, with the ReplicaFailure reason it sets (if any). */
+    private static final class PassFailed extends RuntimeException {
+        final String reason;
+
+        PassFailed(String reason, String message) {
+            super(message);
+            this.reason = reason;
+        }
+    }
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String name;
+    private final Kubelet kubelet;
+    private final DoubleSupplier clock;
+    private final ClusterEvents events;
+    private final Map<String, List<Expectation>> expectations = new HashMap<>();
+    private long chosenDeletions;
+    private boolean suspended;
+    private String replicaFailure;
+
+    KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, DoubleSupplier clock) {
+        this.client = client;
+        this.namespace = namespace;
+        this.name = name;
+        this.kubelet = kubelet;
+        this.clock = clock;
+        this.events = new ClusterEvents(client, "kuberay-operator");
+    }
+
+    void reconcile() {
+        RayCluster cluster = client.resources(RayCluster.class).inNamespace(namespace).withName(name).get();
+        if (cluster == null) {
+            return;
+        }
+        String failure = null;
+        try {
+            reconcilePods(cluster);
+        } catch (PassFailed failed) {
+            failure = failed.reason == null ? null : failed.reason + "\n" + failed.getMessage();
+        }
+        updateStatus(failure);
+    }
+
+    private void reconcilePods(RayCluster cluster) {
+        if (Boolean.TRUE.equals(cluster.getSpec().getSuspend())) {
+            for (Kubelet.SimPod pod : kubelet.all()) {
+                kubelet.delete(pod.name);
+            }
+            suspended = kubelet.all().isEmpty();
+            return;
+        }
+        suspended = false;
+        List<Kubelet.SimPod> heads = kubelet.list(null);
+        if (satisfied(ClusterSimulator.HEAD_GROUP)) {
+            if (heads.isEmpty()) {
+                expect(ClusterSimulator.HEAD_GROUP, kubelet.createHead().name, true);
+            } else if (ended(heads.get(0))) {
+                kubelet.delete(heads.get(0).name);
+                expect(ClusterSimulator.HEAD_GROUP, heads.get(0).name, false);
+                throw new PassFailed(null, "the head pod ended");
+            }
+        }
+        for (WorkerGroupSpecs group : cluster.getSpec().getWorkerGroupSpecs()) {
+            if (!satisfied(group.getGroupName())) {
+                continue;
+            }
+            List<Kubelet.SimPod> pods = kubelet.list(group.getGroupName());
+            if (Boolean.TRUE.equals(group.getSuspend())) {
+                pods.forEach(pod -> kubelet.delete(pod.name));
+                continue;
+            }
+            int hosts = group.getNumOfHosts() == null || group.getNumOfHosts() < 1 ? 1 : group.getNumOfHosts();
+            if (hosts > 1) {
+                reconcileMultiHost(group, pods, hosts);
+            } else {
+                reconcileSingleHost(group, pods);
+            }
+        }
+    }
+
+    private void reconcileSingleHost(WorkerGroupSpecs group, List<Kubelet.SimPod> pods) {
+        String groupName = group.getGroupName();
+        int unhealthy = 0;
+        for (Kubelet.SimPod pod : pods) {
+            if (ended(pod)) {
+                kubelet.delete(pod.name);
+                expect(groupName, pod.name, false);
+                unhealthy++;
+            }
+        }
+        if (unhealthy > 0) {
+            throw new PassFailed(null, "delete " + unhealthy + " unhealthy worker Pods");
+        }
+        Set<String> deleted = new LinkedHashSet<>();
+        for (String named : workersToDelete(group)) {
+            if (kubelet.delete(named)) {
+                expect(groupName, named, false);
+                deleted.add(named);
+            }
+        }
+        List<Kubelet.SimPod> remaining = pods.stream().filter(pod -> !deleted.contains(pod.name)).toList();
+        int diff = desired(group) - remaining.size();
+        if (diff > 0) {
+            for (int i = 0; i < diff; i++) {
+                expect(groupName, create(groupName, null, null, null), true);
+            }
+        } else if (diff < 0) {
+            // In-tree autoscaling off: "random" deletion, the first -diff pods as listed (B6.27).
+            for (int i = 0; i < -diff; i++) {
+                chosenDeletions++;
+                kubelet.delete(remaining.get(i).name);
+                expect(groupName, remaining.get(i).name, false);
+            }
+        }
+    }
+
+    private void reconcileMultiHost(WorkerGroupSpecs group, List<Kubelet.SimPod> pods, int hosts) {
+        String groupName = group.getGroupName();
+        Map<String, List<Kubelet.SimPod>> replicas = new LinkedHashMap<>();
+        pods.forEach(pod -> replicas.computeIfAbsent(pod.replica, key -> new ArrayList<>()).add(pod));
+        for (Map.Entry<String, List<Kubelet.SimPod>> replica : replicas.entrySet()) {
+            if (replica.getValue().size() < hosts) {
+                deleteAll(groupName, replica.getValue());
+                throw new PassFailed(null, "cleaned up incomplete replica group " + replica.getKey() + ", requeueing");
+            }
+        }
+        Set<String> deletedReplicas = new LinkedHashSet<>();
+        for (Kubelet.SimPod pod : pods) {
+            if (ended(pod) && deletedReplicas.add(pod.replica)) {
+                deleteAll(groupName, replicas.get(pod.replica));
+            }
+        }
+        Set<String> named = new LinkedHashSet<>();
+        for (String podName : workersToDelete(group)) {
+            pods.stream().filter(pod -> pod.name.equals(podName)).findFirst().ifPresent(pod -> named.add(pod.replica));
+        }
+        if (!named.isEmpty()) {
+            named.forEach(replica -> deleteAll(groupName, replicas.get(replica)));
+            throw new PassFailed(null, "deleted worker Pods based on ScaleStrategy, requeueing");
+        }
+        List<String> valid = replicas.keySet().stream().filter(replica -> !deletedReplicas.contains(replica)).toList();
+        int create = desired(group) / hosts - valid.size();
+        Set<Integer> indices = new LinkedHashSet<>();
+        valid.forEach(replica -> indices.add(Integer.parseInt(replicas.get(replica).get(0).labels.getOrDefault(Kubelet.REPLICA_INDEX_LABEL, "0"))));
+        for (int r = 0; r < create; r++) {
+            int index = 0;
+            while (indices.contains(index)) {
+                index++;
+            }
+            indices.add(index);
+            String replica = groupName + "-" + Integer.toString(Math.abs((groupName + index + clock.getAsDouble()).hashCode()) % 60466176, 36);
+            for (int host = 0; host < hosts; host++) {
+                expect(groupName, create(groupName, replica, index, host), true);
+            }
+        }
+        for (int r = 0; r < -create; r++) {
+            chosenDeletions += hosts;
+            deleteAll(groupName, replicas.get(valid.get(r)));
+        }
+    }
+
+    private String create(String group, String replica, Integer index, Integer host) {
+        try {
+            return kubelet.createWorker(group, replica, index, host).name;
+        } catch (Kubelet.CreateRefused refused) {
+            String message = "Failed to create worker Pod for the cluster " + namespace + "/" + name + ", " + refused.getMessage();
+            RayCluster cluster = client.resources(RayCluster.class).inNamespace(namespace).withName(name).get();
+            if (cluster != null) {
+                events.record(cluster, ClusterEvents.Type.Warning, "FailedToCreateWorkerPod", message);
+            }
+            throw new PassFailed("FailedCreateWorkerPod", refused.getMessage());
+        }
+    }
+
+    private void deleteAll(String group, List<Kubelet.SimPod> pods) {
+        for (Kubelet.SimPod pod : pods) {
+            kubelet.delete(pod.name);
+            expect(group, pod.name, false);
+        }
+    }
+
+    /** {@code GetWorkerGroupDesiredReplicas}: clamp(replicas, min, max) x numOfHosts, 0 if suspended, min if replicas is unset (B6.24). */
+    static int desired(WorkerGroupSpecs group) {
+        if (Boolean.TRUE.equals(group.getSuspend())) {
+            return 0;
+        }
+        int min = group.getMinReplicas() == null ? 0 : group.getMinReplicas();
+        int max = group.getMaxReplicas() == null ? Integer.MAX_VALUE : group.getMaxReplicas();
+        int replicas = group.getReplicas() == null || group.getReplicas() < min ? min : Math.min(max, group.getReplicas());
+        return replicas * (group.getNumOfHosts() == null || group.getNumOfHosts() < 1 ? 1 : group.getNumOfHosts());
+    }
+
+    private static List<String> workersToDelete(WorkerGroupSpecs group) {
+        return group.getScaleStrategy() == null || group.getScaleStrategy().getWorkersToDelete() == null ? List.of()
+                : group.getScaleStrategy().getWorkersToDelete();
+    }
+
+    private static boolean ended(Kubelet.SimPod pod) {
+        return "Failed".equals(pod.phase) || "Succeeded".equals(pod.phase);
+    }
+
+    private void expect(String group, String pod, boolean create) {
+        expectations.computeIfAbsent(group, key -> new ArrayList<>()).add(new Expectation(pod, create, clock.getAsDouble()));
+    }
+
+    /** B6.25.1: created pods visible (or 30 s passed), deleted pods gone. */
+    private boolean satisfied(String group) {
+        List<Expectation> pending = expectations.computeIfAbsent(group, key -> new ArrayList<>());
+        double now = clock.getAsDouble();
+        pending.removeIf(expectation -> expectation.create() ? kubelet.exists(expectation.pod())
+                || now - expectation.since() >= CREATE_EXPECTATION_SECONDS : !kubelet.exists(expectation.pod()));
+        return pending.isEmpty();
+    }
+
+    /** The status the operator writes: the ReplicaFailure and suspend conditions, the state, desired workers. */
+    private void updateStatus(String failure) {
+        if (java.util.Objects.equals(failure, replicaFailure) && suspended == wasSuspended) {
+            return;
+        }
+        replicaFailure = failure;
+        wasSuspended = suspended;
+        StringBuilder conditions = new StringBuilder("[");
+        if (failure != null) {
+            int newline = failure.indexOf('\n');
+            conditions.append(condition("ReplicaFailure", "True", failure.substring(0, newline), failure));
+        }
+        if (suspended) {
+            conditions.append(conditions.length() > 1 ? "," : "").append(condition("RayClusterSuspended", "True", "RayClusterSuspended", ""));
+        }
+        conditions.append(']');
+        String status = "{\"state\":\"" + (suspended ? "suspended" : "ready") + "\",\"conditions\":" + conditions + "}";
+        client.resources(RayCluster.class).inNamespace(namespace).withName(name).subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + status + "}]");
+    }
+
+    private boolean wasSuspended;
+
+    private static String condition(String type, String status, String reason, String message) {
+        return "{\"type\":\"" + type + "\",\"status\":\"" + status + "\",\"reason\":\"" + reason + "\",\"message\":"
+                + com.fasterxml.jackson.databind.node.TextNode.valueOf(message) + ",\"lastTransitionTime\":\""
+                + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "\"}";
+    }
+
+    long chosenDeletions() {
+        return chosenDeletions;
+    }
+}

@@ -1,0 +1,344 @@
+package dev.rayscale.sim;
+
+import dev.rayscale.events.Resources;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The pods of the simulated cluster and what Kubernetes does with them: the API server's objects (in
+ * the embedded mock server, which Rayscale reads), the scheduler placing them on the {@link NodePool},
+ * and the kubelet starting, restarting and stopping their containers.
+ *
+ * <ul>
+ *   <li>A pod is created Pending, scheduled when a node has room (else {@code Unschedulable}), runs its
+ *       ray container after the workload's start delay, and its raylet then registers with the GCS.</li>
+ *   <li>When the ray process ends, {@code restartPolicy: Always} restarts the container in the same pod
+ *       (a new raylet, a new node id, fact A4.20); {@code Never} ends the pod Succeeded or Failed, which
+ *       the operator then deletes (B6.25). KubeRay leaves the template's policy alone when its own
+ *       autoscaler is off (Rayscale's case; {@code ray-operator/controllers/ray/common/pod.go} sets Never
+ *       only with autoscaler v2 enabled, B10.36), so Always is the default.</li>
+ *   <li>Deleting a pod marks it terminating ({@code deletionTimestamp}, still listed and counted by the
+ *       operator, B6.28), sends SIGTERM (the raylet unregisters: DEAD at once, A4.19) and removes it after
+ *       the grace period. A force-deleted pod vanishes at once; its node stays alive in the GCS until
+ *       the health checks fail (A4.19).</li>
+ *   <li>A resource quota on a group refuses creations beyond its limit, as the API server does.</li>
+ * </ul>
+ * Pod deletions while the pod's raylet runs work are counted, whoever asked for them.
+ */
+final class Kubelet implements RaySim.Containers {
+
+    static final String CLUSTER_LABEL = "ray.io/cluster";
+    static final String GROUP_LABEL = "ray.io/group";
+    static final String NODE_TYPE_LABEL = "ray.io/node-type";
+    static final String REPLICA_LABEL = "ray.io/worker-group-replica-name";
+    static final String REPLICA_INDEX_LABEL = "ray.io/worker-group-replica-index";
+    static final String HOST_INDEX_LABEL = "ray.io/replica-host-index";
+    /**
+     * Holds a deleted pod in the API server while it terminates. A real API server keeps a gracefully
+     * deleted pod until its kubelet confirms; the mock server keeps an object only while it has a
+     * finalizer, so the simulated kubelet holds one and lets go when the grace period ends.
+     */
+    static final String TERMINATION_FINALIZER = "sim.rayscale.dev/kubelet-termination";
+    /** The alphabet Kubernetes draws generated name suffixes from. */
+    private static final String NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+    /** A create the API server refused (a quota, an admission webhook). */
+    static final class CreateRefused extends RuntimeException {
+        CreateRefused(String message) {
+            super(message);
+        }
+    }
+
+    /** One pod as the kubelet knows it. */
+    static final class SimPod {
+        final String name;
+        final String group;
+        final String replica;
+        final Resources resources;
+        final Map<String, String> labels;
+        double scheduledAt = Double.NaN;
+        boolean unschedulableReported;
+        /** When the ray container (re)starts; NaN while it is not about to. */
+        double containerStartsAt = Double.NaN;
+        boolean containerRunning;
+        int restarts;
+        String phase = "Pending";
+        boolean terminating;
+        double goneAt = Double.NaN;
+
+        SimPod(String name, String group, String replica, Resources resources, Map<String, String> labels) {
+            this.name = name;
+            this.group = group;
+            this.replica = replica;
+            this.resources = resources;
+            this.labels = labels;
+        }
+
+        boolean head() {
+            return group == null;
+        }
+    }
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String cluster;
+    private final Workload workload;
+    private final RaySim ray;
+    private final NodePool pool;
+    private final DoubleSupplier clock;
+    private final Random names;
+    private final Map<String, SimPod> pods = new LinkedHashMap<>();
+    /** The ray processes that ended, reported by Ray from its own threads and handled on the kubelet's. */
+    private final Queue<Map.Entry<String, Boolean>> exits = new ConcurrentLinkedQueue<>();
+    private long busyDeletions;
+
+    Kubelet(KubernetesClient client, String namespace, String cluster, Workload workload, RaySim ray, NodePool pool, DoubleSupplier clock,
+            long seed) {
+        this.client = client;
+        this.namespace = namespace;
+        this.cluster = cluster;
+        this.workload = workload;
+        this.ray = ray;
+        this.pool = pool;
+        this.clock = clock;
+        this.names = new Random(seed);
+    }
+
+    // ---- the API server's pod operations ----
+
+    /** Creates a worker pod of {@code group} (its replica's name and index for multi-host groups); refused past a quota. */
+    synchronized SimPod createWorker(String group, String replica, Integer replicaIndex, Integer hostIndex) {
+        String name = generateName(cluster + "-" + group + "-worker-");
+        Workload.Quota quota = workload.cluster().quota();
+        if (quota != null && quota.group().equals(group)) {
+            long used = pods.values().stream().filter(pod -> group.equals(pod.group)).count();
+            if (used >= quota.maxPods()) {
+                throw new CreateRefused("pods \"" + name + "\" is forbidden: exceeded quota: " + group + "-quota, requested: pods=1, used: pods="
+                        + used + ", limited: pods=" + quota.maxPods());
+            }
+        }
+        Map<String, String> labels = new LinkedHashMap<>(Map.of(CLUSTER_LABEL, cluster, GROUP_LABEL, group, NODE_TYPE_LABEL, "worker",
+                "ray.io/is-ray-node", "yes", "ray.io/identifier", cluster + "-worker"));
+        if (replica != null) {
+            labels.put(REPLICA_LABEL, replica);
+            labels.put(REPLICA_INDEX_LABEL, String.valueOf(replicaIndex));
+            labels.put(HOST_INDEX_LABEL, String.valueOf(hostIndex));
+        }
+        Workload.Group spec = workload.group(group);
+        return add(new SimPod(name, group, replica == null ? name : replica, spec.shape(), labels));
+    }
+
+    synchronized SimPod createHead() {
+        String name = generateName(cluster + "-head-");
+        Map<String, String> labels = new LinkedHashMap<>(Map.of(CLUSTER_LABEL, cluster, GROUP_LABEL, ClusterSimulator.HEAD_GROUP,
+                NODE_TYPE_LABEL, "head", "ray.io/is-ray-node", "yes", "ray.io/identifier", cluster + "-head"));
+        SimPod pod = new SimPod(name, null, name, workload.headShape(), labels);
+        // The head has a node of its own: it is scheduled at once.
+        pod.scheduledAt = clock.getAsDouble();
+        pod.containerStartsAt = pod.scheduledAt + workload.podStartSeconds();
+        return add(pod);
+    }
+
+    private SimPod add(SimPod pod) {
+        client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata()
+                .withName(pod.name).withNamespace(namespace).withCreationTimestamp(Instant.now().toString()).withLabels(pod.labels)
+                .withFinalizers(TERMINATION_FINALIZER)
+                .endMetadata()
+                .withNewSpec().withRestartPolicy(workload.restartPolicy())
+                .addNewContainer().withName("ray-" + (pod.head() ? "head" : "worker")).withImage("rayproject/ray:2.41.0").endContainer()
+                .endSpec()
+                .withNewStatus().withPhase("Pending").endStatus().build()).create();
+        pods.put(pod.name, pod);
+        return pod;
+    }
+
+    private String generateName(String prefix) {
+        StringBuilder name = new StringBuilder(prefix);
+        for (int i = 0; i < 5; i++) {
+            name.append(NAME_ALPHABET.charAt(names.nextInt(NAME_ALPHABET.length())));
+        }
+        return name.toString();
+    }
+
+    /** A graceful delete: terminating until its grace period ends. False if there is no such pod (NotFound). */
+    synchronized boolean delete(String name) {
+        SimPod pod = pods.get(name);
+        if (pod == null) {
+            return false;
+        }
+        if (pod.terminating) {
+            return true;
+        }
+        countIfBusy(pod);
+        pod.terminating = true;
+        pod.goneAt = clock.getAsDouble() + workload.terminationSeconds();
+        pool.release(pod.name);
+        client.pods().inNamespace(namespace).withName(name).delete();
+        ray.stopPod(pod.name, true);
+        return true;
+    }
+
+    /** The pod vanishes at once (its node failed, or it was force-deleted): no SIGTERM reaches the raylet. */
+    synchronized void forceDelete(String name) {
+        SimPod pod = pods.get(name);
+        if (pod == null) {
+            return;
+        }
+        countIfBusy(pod);
+        remove(pod);
+        ray.stopPod(pod.name, false);
+    }
+
+    private void countIfBusy(SimPod pod) {
+        if (ray.busy(pod.name)) {
+            busyDeletions++;
+        }
+    }
+
+    private void remove(SimPod pod) {
+        pods.remove(pod.name);
+        pool.release(pod.name);
+        client.pods().inNamespace(namespace).withName(pod.name).edit(object -> {
+            object.getMetadata().setFinalizers(List.of());
+            return object;
+        });
+        client.pods().inNamespace(namespace).withName(pod.name).delete();
+    }
+
+    /** Pods as a list call returns them, terminating ones included: by name. */
+    synchronized List<SimPod> list(String group) {
+        return pods.values().stream().filter(pod -> group == null ? pod.head() : group.equals(pod.group))
+                .sorted(Comparator.comparing(pod -> pod.name)).toList();
+    }
+
+    synchronized boolean exists(String name) {
+        return pods.containsKey(name);
+    }
+
+    synchronized SimPod get(String name) {
+        return pods.get(name);
+    }
+
+    synchronized List<SimPod> all() {
+        return List.copyOf(pods.values());
+    }
+
+    synchronized long busyDeletions() {
+        return busyDeletions;
+    }
+
+    // ---- the kubelet ----
+
+    @Override
+    public void rayProcessExited(String pod, boolean cleanly) {
+        exits.add(Map.entry(pod, cleanly));
+    }
+
+    /** One step: container exits, scheduling, container starts, grace periods ending, the node autoscaler. */
+    synchronized void tick() {
+        double now = clock.getAsDouble();
+        for (Map.Entry<String, Boolean> exit; (exit = exits.poll()) != null; ) {
+            containerEnded(exit.getKey(), exit.getValue(), now);
+        }
+        int unschedulable = 0;
+        for (SimPod pod : new ArrayList<>(pods.values())) {
+            if (pod.terminating) {
+                if (now >= pod.goneAt) {
+                    remove(pod);
+                }
+                continue;
+            }
+            if (Double.isNaN(pod.scheduledAt)) {
+                if (!pool.schedule(pod.name, now)) {
+                    unschedulable++;
+                    if (!pod.unschedulableReported) {
+                        pod.unschedulableReported = true;
+                        status(pod, "False", "Unschedulable", false);
+                    }
+                    continue;
+                }
+                pod.scheduledAt = now;
+                pod.containerStartsAt = now + workload.podStartSeconds();
+                status(pod, "True", null, false);
+            }
+            if (!Double.isNaN(pod.containerStartsAt) && now >= pod.containerStartsAt) {
+                startContainer(pod);
+            }
+        }
+        pool.autoscale(unschedulable, now);
+    }
+
+    private void startContainer(SimPod pod) {
+        boolean started = pod.head() ? startHead(pod) : ray.startRaylet(pod.name, pod.group, pod.resources, workload.group(pod.group).labels());
+        if (!started) {
+            return;
+        }
+        pod.containerStartsAt = Double.NaN;
+        pod.containerRunning = true;
+        pod.phase = "Running";
+        status(pod, "True", null, true);
+    }
+
+    private boolean startHead(SimPod pod) {
+        ray.startHead(pod.name, pod.resources, Map.of());
+        return true;
+    }
+
+    private void containerEnded(String name, boolean cleanly, double now) {
+        SimPod pod = pods.get(name);
+        if (pod == null || pod.terminating || !pod.containerRunning) {
+            return;
+        }
+        pod.containerRunning = false;
+        if ("Never".equals(workload.restartPolicy())) {
+            pod.phase = cleanly ? "Succeeded" : "Failed";
+            status(pod, "True", null, false);
+            return;
+        }
+        pod.restarts++;
+        pod.containerStartsAt = now + workload.containerRestartSeconds();
+        status(pod, "True", null, false);
+    }
+
+    private void status(SimPod pod, String scheduled, String reason, boolean ready) {
+        client.pods().inNamespace(namespace).withName(pod.name).edit(object -> {
+            object.getStatus().setPhase(pod.phase);
+            object.getStatus().setConditions(List.of(
+                    new PodConditionBuilder().withType("PodScheduled").withStatus(scheduled).withReason(reason).build(),
+                    new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build()));
+            object.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder()
+                    .withName(object.getSpec().getContainers().get(0).getName()).withReady(ready).withRestartCount(pod.restarts)
+                    .withNewState().editOrNewWaiting().withReason(ready ? null : waitingReason(pod)).endWaiting().endState().build()));
+            if (ready) {
+                object.getStatus().getContainerStatuses().get(0).setState(new io.fabric8.kubernetes.api.model.ContainerStateBuilder()
+                        .withNewRunning().withStartedAt(Instant.now().toString()).endRunning().build());
+            }
+            return object;
+        });
+    }
+
+    private static String waitingReason(SimPod pod) {
+        if (Double.isNaN(pod.scheduledAt)) {
+            return null;
+        }
+        return pod.restarts > 0 ? "CrashLoopBackOff" : "ContainerCreating";
+    }
+
+    /** The pod objects, for tests that read what Rayscale reads. */
+    Pod object(String name) {
+        return client.pods().inNamespace(namespace).withName(name).get();
+    }
+}

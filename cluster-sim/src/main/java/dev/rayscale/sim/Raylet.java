@@ -1,0 +1,106 @@
+package dev.rayscale.sim;
+
+import dev.rayscale.events.Resources;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One raylet process: a Ray node with a node id drawn at random when it starts (so a raylet restarted
+ * in the same pod is a new node, fact A4.20), its resources, the work it runs, and the state it reports
+ * to the GCS. Guarded by {@link RaySim}'s lock.
+ */
+final class Raylet {
+
+    /** One piece of work holding resources here until it ends. */
+    record Work(Resources shape, double endSeconds, String gang) {
+    }
+
+    final String nodeId;
+    final String pod;
+    final String type;
+    final Resources total;
+    final Map<String, String> labels;
+    Resources available;
+    final List<Work> running = new ArrayList<>();
+    /** Placement groups with bundles here: the GCS reports a {@code _PG_<id>} dynamic label for each (A5.22). */
+    final Set<String> placementGroups = new LinkedHashSet<>();
+    /** When the node last became idle (fact A4.17: the most recent time nothing was busy). */
+    double idleSince;
+    /** Accepted a drain: takes no new work, exits once idle (A3.14). */
+    boolean draining;
+    /** What the raylet last reported to the GCS, refreshed by the GCS's load poll every second (A3.16). */
+    boolean reportedDraining;
+    /** The process is gone without unregistering: the GCS still thinks it alive until its health checks fail (A4.19). */
+    boolean unreachable;
+    /** When the GCS will mark an unreachable node DEAD. */
+    double deadAt;
+
+    Raylet(String nodeId, String pod, String type, Resources total, Map<String, String> labels, double now) {
+        this.nodeId = nodeId;
+        this.pod = pod;
+        this.type = type;
+        this.total = total;
+        this.labels = new TreeMap<>(labels);
+        this.available = total;
+        this.idleSince = now;
+    }
+
+    boolean idle() {
+        return running.isEmpty();
+    }
+
+    /** Can take new work: alive, reachable, not draining. */
+    boolean schedulable() {
+        return !draining && !unreachable;
+    }
+
+    void start(Resources shape, double end, String gang) {
+        available = available.minus(shape);
+        running.add(new Work(shape, end, gang));
+        if (gang != null) {
+            placementGroups.add(gang);
+        }
+    }
+
+    /** Ends the work due by {@code now}; returns what ended. */
+    List<Work> finish(double now) {
+        List<Work> ended = new ArrayList<>();
+        running.removeIf(work -> {
+            if (work.endSeconds() <= now) {
+                ended.add(work);
+                available = available.plus(work.shape());
+                return true;
+            }
+            return false;
+        });
+        if (!ended.isEmpty()) {
+            placementGroups.clear();
+            running.stream().filter(work -> work.gang() != null).forEach(work -> placementGroups.add(work.gang()));
+            if (running.isEmpty()) {
+                idleSince = now;
+            }
+        }
+        return ended;
+    }
+
+    /**
+     * Fact A4.18: one {@code Resource: <name> currently in use.} per resource in use, and
+     * {@code Busy workers on node.} while work runs.
+     */
+    List<String> activity() {
+        List<String> activity = new ArrayList<>();
+        for (String name : total.names()) {
+            if (available.get(name).compareTo(total.get(name)) < 0) {
+                activity.add("Resource: " + name + " currently in use.");
+            }
+        }
+        if (!running.isEmpty()) {
+            activity.add("Busy workers on node.");
+        }
+        return activity;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.rayscale.actuator.core;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A RayCluster as the actuator read it, in the terms its decisions need: immutable, so that planning
+ * what to drain and patch is a function of the decision, this observation and the time.
+ *
+ * @param annotated whether {@code metadata.annotations} exists (a patch adds to it, or creates it)
+ * @param optedIn whether it still carries {@code rayscale.dev/autoscaling: "enabled"}
+ * @param mark the newest decision applied to it (the actuator's annotations)
+ * @param dryRun the cluster asks for dry runs ({@code rayscale.dev/dry-run: "true"})
+ * @param groups {@code spec.workerGroupSpecs}, in order
+ * @param pods the cluster's pods by name (empty if they were not read)
+ * @param liveNodes the Ray nodes (hex ids) the GCS holds alive for each pod, from a GCS read made after the
+ *     RayCluster's: one, normally; two while a restarted raylet's predecessor is not yet found dead
+ *     (fact A4.19); null when the GCS was not read or could not be
+ */
+public record ObservedCluster(
+        String namespace,
+        String name,
+        String uid,
+        String resourceVersion,
+        boolean annotated,
+        boolean optedIn,
+        AppliedMark mark,
+        boolean dryRun,
+        List<ObservedGroup> groups,
+        Map<String, ObservedPod> pods,
+        Map<String, List<String>> liveNodes) {
+
+    public ObservedCluster {
+        groups = List.copyOf(groups);
+        pods = Map.copyOf(pods);
+        liveNodes = liveNodes == null ? null : Map.copyOf(liveNodes);
+    }
+
+    public String id() {
+        return namespace + "/" + name;
+    }
+
+    public ObservedCluster withLiveNodes(Map<String, List<String>> nodes) {
+        return new ObservedCluster(namespace, name, uid, resourceVersion, annotated, optedIn, mark, dryRun, groups, pods, nodes);
+    }
+
+    /**
+     * One worker group.
+     *
+     * @param replicas {@code replicas} as written, null if absent
+     * @param workersToDeleteSet whether {@code scaleStrategy.workersToDelete} is present (a test op needs it to exist)
+     */
+    public record ObservedGroup(String name, Integer replicas, int min, int max, int hosts, List<String> workersToDelete,
+            boolean workersToDeleteSet) {
+
+        public ObservedGroup {
+            workersToDelete = List.copyOf(workersToDelete);
+        }
+
+        public int replicasOrZero() {
+            return replicas == null ? 0 : replicas;
+        }
+    }
+
+    /**
+     * One pod of the cluster.
+     *
+     * @param replica the multi-host replica it belongs to; for a single-host group, its own name
+     * @param terminating it has a deletionTimestamp; the operator still counts it (fact B6.28)
+     */
+    public record ObservedPod(String name, String group, String replica, String phase, boolean terminating) {
+    }
+}

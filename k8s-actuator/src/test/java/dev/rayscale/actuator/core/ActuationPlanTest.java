@@ -1,0 +1,274 @@
+package dev.rayscale.actuator.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rayscale.events.ClusterRef;
+import dev.rayscale.events.DeletionCause;
+import dev.rayscale.events.GroupTarget;
+import dev.rayscale.events.PlannerInfo;
+import dev.rayscale.events.PodDeletion;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.codec.EventJson;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The actuator's core, pure: what a decision becomes on an observed RayCluster, case by case. */
+class ActuationPlanTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+    private static final String UID = "uid-1";
+
+    /** A named case: a cluster, a decision, and what must hold of the plan. */
+    record Case(ObservedCluster cluster, ScaleDecision decision, Consumer<ActuationPlan> check) {
+    }
+
+    static Stream<Named<Case>> cases() {
+        return Stream.of(
+                named("drains first and names only the pods Ray accepted; replicas drop by exactly those",
+                        cluster(group("cpu", 3), pods("cpu", "a", "b", "c"), live("a", "na", "b", "nb", "c", "nc")),
+                        decision(target("cpu", 3, 1, idle("a", "na"), idle("b", "nb"))),
+                        plan -> {
+                            assertThat(plan.toDrain()).extracting(PodDeletion::podName).containsExactly("a", "b");
+                            plan.settle(Map.of("b", "Ray refused the drain"));
+                            GroupPlan group = plan.groups().get(0);
+                            assertThat(group.acceptedPods()).containsExactly("a");
+                            assertThat(group.replicasAfter()).isEqualTo(2);
+                        }),
+                named("a pod whose raylet restarted since the snapshot is not drained (facts A4.20, A3.11)",
+                        cluster(group("cpu", 2), pods("cpu", "a", "b"), live("a", "new-a", "b", "nb")),
+                        decision(target("cpu", 2, 0, idle("a", "old-a"), idle("b", "nb"))),
+                        plan -> {
+                            assertThat(plan.toDrain()).extracting(PodDeletion::podName).containsExactly("b");
+                            assertThat(plan.rejections()).singleElement().satisfies(r -> {
+                                assertThat(r.podName()).isEqualTo("a");
+                                assertThat(r.reason()).contains("raylet restarted");
+                            });
+                            plan.settle(Map.of());
+                            assertThat(plan.groups().get(0).replicasAfter()).isEqualTo(1);
+                        }),
+                named("a pod whose node is no longer alive is not drained: a drain of a dead node is accepted by anyone",
+                        cluster(group("cpu", 1), pods("cpu", "a"), live()),
+                        decision(target("cpu", 1, 0, idle("a", "na"))),
+                        plan -> {
+                            assertThat(plan.toDrain()).isEmpty();
+                            assertThat(plan.rejections()).singleElement().satisfies(r -> assertThat(r.reason()).contains("no longer alive"));
+                        }),
+                named("a pod with two live raylets (one restarting) is ambiguous and kept",
+                        cluster(group("cpu", 1), pods("cpu", "a"), Map.of("a", List.of("na", "na2"))),
+                        decision(target("cpu", 1, 0, idle("a", "na"))),
+                        plan -> assertThat(plan.toDrain()).isEmpty()),
+                named("a new raylet seen after the drain keeps the pod",
+                        cluster(group("cpu", 1), pods("cpu", "a"), live("a", "na")),
+                        decision(target("cpu", 1, 0, idle("a", "na"))),
+                        plan -> {
+                            plan.settle(Map.of());
+                            plan.recheck(Map.of("a", List.of("na2")));
+                            assertThat(plan.groups().get(0).acceptedPods()).isEmpty();
+                            assertThat(plan.changes()).isFalse();
+                        }),
+                named("replicas never drop below the pods left unnamed, terminating ones included (facts B6.27, B6.28)",
+                        cluster(group("cpu", 3), pods("cpu", "a", "b", "c", "evicted!"), live("a", "na", "b", "nb", "c", "nc")),
+                        decision(target("cpu", 3, 2, idle("a", "na"))),
+                        plan -> {
+                            plan.settle(Map.of());
+                            assertThat(plan.groups().get(0).replicasAfter()).as("b, c and the terminating pod still count").isEqualTo(3);
+                            assertThat(plan.groups().get(0).workersToDeleteAfter()).containsExactly("a");
+                        }),
+                named("a multi-host replica goes whole or not at all",
+                        cluster(hosts(group("tpu", 2), 2), replicaPods("tpu", Map.of("r0-h0", "r0", "r0-h1", "r0", "r1-h0", "r1", "r1-h1", "r1")),
+                                live("r0-h0", "n00", "r0-h1", "n01", "r1-h0", "n10", "r1-h1", "n11")),
+                        decision(target("tpu", 2, 0, idle("r0-h0", "n00"), idle("r0-h1", "n01"), idle("r1-h0", "n10"), idle("r1-h1", "n11"))),
+                        plan -> {
+                            plan.settle(Map.of("r1-h1", "busy"));
+                            GroupPlan group = plan.groups().get(0);
+                            assertThat(group.acceptedPods()).containsExactly("r0-h0", "r0-h1");
+                            assertThat(group.replicasAfter()).isEqualTo(1);
+                            assertThat(group.rejected()).extracting(r -> r.podName()).containsExactlyInAnyOrder("r1-h1", "r1-h0");
+                        }),
+                named("no new names while the operator still deletes the previous ones; once gone, the old names are cleared (B6.26)",
+                        cluster(workersToDelete(group("cpu", 2), "gone"), pods("cpu", "a"), live("a", "na")),
+                        decision(new GroupTarget("cpu", 0, 2, 1, List.of("gone"), List.of(idle("a", "na")), List.of())),
+                        plan -> {
+                            plan.settle(Map.of());
+                            assertThat(plan.groups().get(0).workersToDeleteAfter()).containsExactly("a");
+                            assertThat(plan.groups().get(0).replicasAfter()).isEqualTo(1);
+                        }),
+                named("a replaced pod keeps its replica",
+                        cluster(group("cpu", 3), Map.of("stuck", new ObservedCluster.ObservedPod("stuck", "cpu", "stuck", "Pending", false)), live()),
+                        decision(target("cpu", 3, 3, new PodDeletion("stuck", null, DeletionCause.STUCK_PENDING, null))),
+                        plan -> {
+                            plan.settle(Map.of());
+                            assertThat(plan.groups().get(0).acceptedPods()).containsExactly("stuck");
+                            assertThat(plan.groups().get(0).replicasAfter()).isEqualTo(3);
+                        }),
+                named("finishing after a conflict removes only what was drained, against the cluster as it is now",
+                        cluster(group("cpu", 3), pods("cpu", "a", "b", "c"), live("a", "na", "b", "nb", "c", "nc")),
+                        decision(target("cpu", 3, 4, idle("a", "na"))),
+                        plan -> {
+                            plan.settle(Map.of());
+                            ObservedCluster changed = cluster(group("cpu", 5), pods("cpu", "a", "b", "c", "d", "e"), live("b", "nb", "c", "nc"));
+                            ActuationPlan finishing = ActuationPlan.finishing(plan, changed);
+                            GroupPlan group = finishing.groups().get(0);
+                            assertThat(group.acceptedPods()).containsExactly("a");
+                            assertThat(group.replicasAfter()).as("the 5 it has now, less the drained pod; the decision's 4 is not applied").isEqualTo(4);
+                        }));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void plans(Case planCase) {
+        planCase.check().accept(ActuationPlan.of(planCase.decision(), planCase.cluster()));
+    }
+
+    /** A named verdict case: a cluster, a decision, the kind of verdict expected. */
+    record VerdictCase(ObservedCluster cluster, ScaleDecision decision, Class<? extends Verdict> expected) {
+    }
+
+    static Stream<Named<VerdictCase>> verdicts() {
+        ObservedCluster cluster = cluster(group("cpu", 2), pods("cpu", "a", "b"), live());
+        return Stream.of(
+                Named.of("fresh", new VerdictCase(cluster, decision(target("cpu", 2, 3)), Verdict.Fresh.class)),
+                Named.of("expired", new VerdictCase(cluster, decision(NOW.minusSeconds(1), target("cpu", 2, 3)), Verdict.Stale.class)),
+                Named.of("a RayCluster re-created under the same name",
+                        new VerdictCase(withUid(cluster, "uid-2"), decision(target("cpu", 2, 3)), Verdict.Stale.class)),
+                Named.of("a newer decision applied",
+                        new VerdictCase(withMark(cluster, new AppliedMark(20, "d-20", true)), decision(target("cpu", 2, 3)), Verdict.Stale.class)),
+                Named.of("this very decision applied",
+                        new VerdictCase(withMark(cluster, new AppliedMark(10, "d-10", true)), decision(target("cpu", 2, 3)),
+                                Verdict.AlreadyApplied.class)),
+                Named.of("a group it relied on changed",
+                        new VerdictCase(cluster(group("cpu", 4), pods("cpu"), live()), decision(target("cpu", 2, 3)), Verdict.Stale.class)),
+                Named.of("the cluster opted out", new VerdictCase(optedOut(cluster), decision(target("cpu", 2, 3)), Verdict.Stale.class)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("verdicts")
+    void judges(VerdictCase verdictCase) {
+        assertThat(Verdict.of(verdictCase.decision(), verdictCase.cluster(), NOW)).isInstanceOf(verdictCase.expected());
+    }
+
+    @Test
+    void thePatchTestsEverythingTheDecisionReliedOn() throws Exception {
+        ObservedCluster cluster = withMark(cluster(group("cpu", 3), group("gpu", 1)), new AppliedMark(8, "d-8", true));
+        ScaleDecision decision = decision(target("cpu", 3, 5), new GroupTarget("gpu", 1, 1, 1, List.of(), List.of(), List.of()));
+        ActuationPlan plan = ActuationPlan.of(decision, cluster);
+        plan.settle(Map.of());
+
+        JsonNode patch = EventJson.mapper().readTree(Patches.build(plan, new AppliedMark(9, "d-9", true)));
+
+        assertThat(patch.toString()).isEqualTo("["
+                + "{\"op\":\"test\",\"path\":\"/metadata/uid\",\"value\":\"uid-1\"},"
+                + "{\"op\":\"test\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-sequence\",\"value\":\"8\"},"
+                + "{\"op\":\"test\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-decision\",\"value\":\"d-8\"},"
+                + "{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/0/groupName\",\"value\":\"cpu\"},"
+                + "{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":3},"
+                + "{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/0/scaleStrategy/workersToDelete\",\"value\":[]},"
+                + "{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/1/groupName\",\"value\":\"gpu\"},"
+                + "{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/1/replicas\",\"value\":1},"
+                + "{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/1/scaleStrategy/workersToDelete\",\"value\":[]},"
+                + "{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":5},"
+                + "{\"op\":\"add\",\"path\":\"/spec/workerGroupSpecs/0/scaleStrategy\",\"value\":{\"workersToDelete\":[]}},"
+                + "{\"op\":\"add\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-sequence\",\"value\":\"9\"},"
+                + "{\"op\":\"add\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-decision\",\"value\":\"d-9\"}]");
+    }
+
+    // ---- builders ----
+
+    private static Named<Case> named(String name, ObservedCluster cluster, ScaleDecision decision, Consumer<ActuationPlan> check) {
+        return Named.of(name, new Case(cluster, decision, check));
+    }
+
+    private static ObservedCluster.ObservedGroup group(String name, int replicas) {
+        return new ObservedCluster.ObservedGroup(name, replicas, 0, 10, 1, List.of(), true);
+    }
+
+    private static ObservedCluster.ObservedGroup hosts(ObservedCluster.ObservedGroup group, int hosts) {
+        return new ObservedCluster.ObservedGroup(group.name(), group.replicas(), group.min(), group.max(), hosts, group.workersToDelete(), true);
+    }
+
+    private static ObservedCluster.ObservedGroup workersToDelete(ObservedCluster.ObservedGroup group, String... names) {
+        return new ObservedCluster.ObservedGroup(group.name(), group.replicas(), group.min(), group.max(), group.hosts(), List.of(names), true);
+    }
+
+    /** Pods of a group, Running; a name ending in {@code !} is terminating. */
+    private static Map<String, ObservedCluster.ObservedPod> pods(String group, String... names) {
+        Map<String, ObservedCluster.ObservedPod> pods = new LinkedHashMap<>();
+        for (String name : names) {
+            boolean terminating = name.endsWith("!");
+            String pod = terminating ? name.substring(0, name.length() - 1) : name;
+            pods.put(pod, new ObservedCluster.ObservedPod(pod, group, pod, "Running", terminating));
+        }
+        return pods;
+    }
+
+    private static Map<String, ObservedCluster.ObservedPod> replicaPods(String group, Map<String, String> replicaOfPod) {
+        Map<String, ObservedCluster.ObservedPod> pods = new LinkedHashMap<>();
+        new java.util.TreeMap<>(replicaOfPod).forEach((pod, replica) -> pods.put(pod, new ObservedCluster.ObservedPod(pod, group, replica, "Running", false)));
+        return pods;
+    }
+
+    /** Pod -> live node id pairs. */
+    private static Map<String, List<String>> live(String... podAndNode) {
+        Map<String, List<String>> nodes = new LinkedHashMap<>();
+        for (int i = 0; i < podAndNode.length; i += 2) {
+            nodes.put(podAndNode[i], List.of(podAndNode[i + 1]));
+        }
+        return nodes;
+    }
+
+    private static ObservedCluster cluster(ObservedCluster.ObservedGroup group, Map<String, ObservedCluster.ObservedPod> pods,
+            Map<String, List<String>> liveNodes) {
+        return new ObservedCluster("default", "c", UID, "100", true, true, AppliedMark.NONE, false, List.of(group), pods, liveNodes);
+    }
+
+    private static ObservedCluster cluster(ObservedCluster.ObservedGroup... groups) {
+        return new ObservedCluster("default", "c", UID, "100", true, true, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of());
+    }
+
+    private static ObservedCluster withUid(ObservedCluster c, String uid) {
+        return new ObservedCluster(c.namespace(), c.name(), uid, c.resourceVersion(), c.annotated(), c.optedIn(), c.mark(), c.dryRun(),
+                c.groups(), c.pods(), c.liveNodes());
+    }
+
+    private static ObservedCluster withMark(ObservedCluster c, AppliedMark mark) {
+        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.annotated(), c.optedIn(), mark, c.dryRun(),
+                c.groups(), c.pods(), c.liveNodes());
+    }
+
+    private static ObservedCluster optedOut(ObservedCluster c) {
+        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.annotated(), false, c.mark(), c.dryRun(),
+                c.groups(), c.pods(), c.liveNodes());
+    }
+
+    private static GroupTarget target(String group, int from, int to, PodDeletion... deletions) {
+        return new GroupTarget(group, 0, from, to, List.of(), List.of(deletions), List.of());
+    }
+
+    private static PodDeletion idle(String pod, String node) {
+        return new PodDeletion(pod, node, DeletionCause.IDLE, 120_000L);
+    }
+
+    private static ScaleDecision decision(GroupTarget... groups) {
+        return decision(NOW.plusSeconds(60), groups);
+    }
+
+    private static ScaleDecision decision(Instant expiresAt, GroupTarget... groups) {
+        List<GroupTarget> indexed = new ArrayList<>();
+        for (int i = 0; i < groups.length; i++) {
+            GroupTarget g = groups[i];
+            indexed.add(new GroupTarget(g.name(), i, g.currentReplicas(), g.targetReplicas(), g.currentWorkersToDelete(), g.toDelete(), g.notes()));
+        }
+        return new ScaleDecision(ScaleDecision.SCHEMA_VERSION, "d-10", new ClusterRef("default", "c", UID), "snap-10", 10, "100",
+                expiresAt.minusSeconds(90), expiresAt, indexed, List.of(), List.of(), List.of(), List.of(), new PlannerInfo("test", "sha256:x"));
+    }
+}
