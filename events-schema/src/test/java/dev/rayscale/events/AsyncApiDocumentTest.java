@@ -44,13 +44,34 @@ class AsyncApiDocumentTest {
             }
         });
 
-        assertThat(schemas).containsExactlyInAnyOrderElementsOf(
-                EventType.ALL.stream().map(type -> EventSchemas.ID_PREFIX + type.schemaResource()).toList());
+        assertThat(schemas).containsExactlyInAnyOrderElementsOf(EventType.ALL.stream().map(type -> "./" + type.schemaResource()).toList());
+    }
+
+    /** Every reference resolves to a file beside the document, in the repository and in the jar: no network needed. */
+    @Test
+    void resolvesEveryReferenceToAFileBesideIt() {
+        List<String> references = new ArrayList<>();
+        collectReferences(document, references);
+
+        assertThat(references).isNotEmpty().allSatisfy(reference -> {
+            if (!reference.startsWith("#")) {
+                assertThat(reference).startsWith("./");
+                assertThat(AsyncApiDocumentTest.class.getClassLoader().getResource(reference.substring(2)))
+                        .as("%s in the jar", reference).isNotNull();
+            }
+        });
+    }
+
+    private static void collectReferences(JsonNode node, List<String> references) {
+        if (node.has("$ref")) {
+            references.add(node.get("$ref").asText());
+        }
+        node.forEach(child -> collectReferences(child, references));
     }
 
     private static JsonNode read() {
         try {
-            return new ObjectMapper(new YAMLFactory()).readTree(Path.of("asyncapi.yaml").toFile());
+            return new ObjectMapper(new YAMLFactory()).readTree(Path.of("src/main/resources/asyncapi.yaml").toFile());
         } catch (IOException e) {
             throw new IllegalStateException("cannot read asyncapi.yaml", e);
         }

@@ -1,6 +1,7 @@
 package dev.rayscale.events.codec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -19,6 +20,8 @@ public final class EventJson {
             // Resource amounts are decimals; reading them through double would lose exactness.
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .serializationInclusion(JsonInclude.Include.NON_NULL)
+            // Amounts read as people and most JSON tools expect them: 100, not 1E+2.
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
             .build();
 
     private EventJson() {

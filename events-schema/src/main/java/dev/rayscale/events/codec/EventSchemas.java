@@ -41,10 +41,14 @@ public final class EventSchemas {
      * against a stricter variant).
      */
     public EventSchemas(UnaryOperator<JsonNode> edit) {
+        this("", edit);
+    }
+
+    /** Compiles the schemas found under the classpath folder {@code folder} (empty: this jar's own). */
+    private EventSchemas(String folder, UnaryOperator<JsonNode> edit) {
         Map<String, String> byId = new LinkedHashMap<>();
         for (String file : FILES) {
-            JsonNode schema = edit.apply(readResource(file));
-            byId.put(ID_PREFIX + file, schema.toString());
+            byId.put(ID_PREFIX + file, edit.apply(readResource(folder + file)).toString());
         }
         SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
                 builder -> builder.schemas(byId)
@@ -53,6 +57,14 @@ public final class EventSchemas {
         for (EventType<?> type : EventType.ALL) {
             schemas.put(type, registry.getSchema(SchemaLocation.of(ID_PREFIX + type.schemaResource())));
         }
+    }
+
+    /**
+     * The schemas of another release, read from the classpath folder {@code release} (holding
+     * {@code schemas/...} as this jar does): to hold the current events to what earlier readers accept.
+     */
+    public static EventSchemas released(String release) {
+        return new EventSchemas(release + "/", UnaryOperator.identity());
     }
 
     /** The schemas as shipped. */
