@@ -46,7 +46,7 @@ class ClosedLoopTest {
             assertThat(summary.completedTasks()).isEqualTo(15);
             assertThat(summary.peakWorkers()).isEqualTo(15);
             assertThat(summary.finalWorkers()).isZero();
-            assertInvariantsHeld(summary);
+            assertHealthy(run);
 
             // Pods waiting for the node autoscaler are neither killed nor asked for again.
             assertThat(decisions).allSatisfy(decision -> assertThat(target(decision)).isLessThanOrEqualTo(15));
@@ -76,7 +76,7 @@ class ClosedLoopTest {
             assertThat(run.awaitSettled()).as("settles: work done, back to minReplicas").isTrue();
             Summary summary = run.summary(true);
             assertThat(summary.finalWorkers()).isZero();
-            assertInvariantsHeld(summary);
+            assertHealthy(run);
             if (!workload.equals("quota")) {
                 assertThat(run.simulator().happenings()).as("the workload's faults happened").isNotEmpty();
             }
@@ -100,7 +100,7 @@ class ClosedLoopTest {
             // PACK (3 x 1) and SPREAD (2 x 1) fit in what the first three leave.
             assertThat(target(decisions.get(0))).isEqualTo(4);
             assertThat(run.summary(true).peakWorkers()).isEqualTo(4);
-            assertInvariantsHeld(run.summary(true));
+            assertHealthy(run);
             assertAuditChainComplete(run);
         }
     }
@@ -118,7 +118,7 @@ class ClosedLoopTest {
             Summary summary = run.summary(true);
             assertThat(summary.finalWorkers()).isZero();
             assertThat(summary.completedTasks()).isEqualTo(15);
-            assertInvariantsHeld(summary);
+            assertHealthy(run);
             assertNoDecisionAppliedTwice(run.trail().actuations());
             assertAuditChainComplete(run);
         }
@@ -142,6 +142,12 @@ class ClosedLoopTest {
         });
         assertThat(run.trail().actuations().stream().map(ActuationResult::decisionId).collect(Collectors.toSet()))
                 .as("every decision got a result").containsAll(decisions);
+    }
+
+    /** Every closed-loop run: no pod deleted while it ran work, no GCS crashed, no pod chosen by the operator, no unexpected ERROR. */
+    private static void assertHealthy(DemoRun run) {
+        assertInvariantsHeld(run.summary(true));
+        assertThat(run.unexpectedErrors()).as("ERROR lines the services logged, not on the allow-list").isEmpty();
     }
 
     private static void assertInvariantsHeld(Summary summary) {

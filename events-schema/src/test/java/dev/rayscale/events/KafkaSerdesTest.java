@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rayscale.events.codec.DecisionDeserializer;
 import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.events.codec.EventSchemas;
 import dev.rayscale.events.codec.EventSerializer;
 import dev.rayscale.events.codec.InvalidEventException;
 import dev.rayscale.events.codec.SnapshotDeserializer;
 import dev.rayscale.events.codec.SnapshotSerializer;
 import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,28 @@ class KafkaSerdesTest {
     void nullEventIsANullRecord() {
         try (SnapshotSerializer serializer = new SnapshotSerializer()) {
             assertThat(serializer.serialize(Topics.SNAPSHOTS, new RecordHeaders(), null)).isNull();
+        }
+    }
+
+    /** The CloudEvents attributes a reader relies on must agree with the event; a mismatch is an invalid record. */
+    @Test
+    void refusesCloudEventsHeadersThatDisagreeWithTheEvent() {
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(EventSchemas.readResource("examples/cluster-snapshot/walkthrough.json"));
+        byte[] value = EventCodec.SNAPSHOTS.encode(snapshot);
+        record Case(String header, String value, String problem) {
+        }
+        for (Case wrong : List.of(new Case(CloudEventHeaders.SPEC_VERSION, "9.9", "header ce_specversion: expected 1.0, found 9.9"),
+                new Case(CloudEventHeaders.ID, "someone-else", "header ce_id: expected the event's id"),
+                new Case(CloudEventHeaders.SUBJECT, "other/cluster", "header ce_subject: expected the event's cluster"),
+                new Case(CloudEventHeaders.SOURCE, "", "header ce_source: missing"))) {
+            RecordHeaders headers = new RecordHeaders();
+            CloudEventHeaders.addIfAbsent(headers, EventType.SNAPSHOT, snapshot, "//test");
+            headers.remove(wrong.header());
+            headers.add(wrong.header(), wrong.value().getBytes(StandardCharsets.UTF_8));
+            try (SnapshotDeserializer deserializer = new SnapshotDeserializer()) {
+                assertThatThrownBy(() -> deserializer.deserialize(Topics.SNAPSHOTS, headers, value))
+                        .as(wrong.header()).isInstanceOf(InvalidEventException.class).hasMessageContaining(wrong.problem());
+            }
         }
     }
 }

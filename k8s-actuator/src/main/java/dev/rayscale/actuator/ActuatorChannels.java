@@ -5,6 +5,7 @@ public final class ActuatorChannels {
 
     public static final String DECISIONS = "decisions";
     public static final String ACTUATIONS = "actuations";
+    public static final String DEAD_LETTERS = "dead-letters";
 
     private ActuatorChannels() {
     }

@@ -3,6 +3,7 @@ package dev.rayscale.actuator;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.DecisionDeserializer;
+import dev.rayscale.service.DeadLetters;
 import dev.rayscale.service.EventInbox;
 import dev.rayscale.service.EventOutbox;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,8 +29,9 @@ public class DecisionConsumer {
     private final ActuationService actuation;
 
     public DecisionConsumer(MeterRegistry registry, ActuationService actuation,
-            @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results) {
-        this.inbox = new EventInbox<>(new DecisionDeserializer(), registry, "rayscale.actuator.decisions");
+            @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results,
+            @Channel(ActuatorChannels.DEAD_LETTERS) Emitter<byte[]> deadLetters) {
+        this.inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.actuator.decisions");
         this.outbox = new EventOutbox<>(results);
         this.actuation = actuation;
     }

@@ -5,6 +5,7 @@ import dev.rayscale.sim.demo.DemoRun;
 import dev.rayscale.sim.demo.Summary;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -86,9 +87,14 @@ public class DemoCommand implements Callable<Integer> {
             if (!summary.invariantsHeld()) {
                 out.println("INVARIANT BROKEN: see busy_deletions, gcs_crashes and operator_deletions below");
             }
+            List<String> errors = run[0].unexpectedErrors();
+            if (!errors.isEmpty()) {
+                out.println("UNEXPECTED ERROR lines in the services' logs (a healthy run has none):");
+                errors.forEach(line -> out.println("  " + line));
+            }
             out.println(summary.line());
             out.flush();
-            return interrupted.get() ? 130 : settled && summary.invariantsHeld() ? 0 : 1;
+            return interrupted.get() ? 130 : settled && summary.invariantsHeld() && errors.isEmpty() ? 0 : 1;
         } finally {
             stopEverything(run, kafka, stopped);
             try {

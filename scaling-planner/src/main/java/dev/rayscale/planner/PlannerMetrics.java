@@ -29,6 +29,12 @@ public class PlannerMetrics {
                 .minimumExpectedValue(Duration.ofNanos(10_000))
                 .maximumExpectedValue(Duration.ofSeconds(1))
                 .register(registry);
+        registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired");
+    }
+
+    /** A snapshot older than the decision TTL, not planned. */
+    void skipped() {
+        registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired").increment();
     }
 
     void planned(ScaleDecision decision, long nanos) {

@@ -4,10 +4,13 @@ import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.SnapshotDeserializer;
 import dev.rayscale.planner.core.Planner;
+import dev.rayscale.service.DeadLetters;
 import dev.rayscale.service.EventInbox;
 import dev.rayscale.service.EventOutbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -30,13 +33,18 @@ public class SnapshotConsumer {
     private final EventOutbox<ScaleDecision> outbox;
     private final Planner planner;
     private final PlannerMetrics metrics;
+    private final Duration ttl;
+    private final Clock clock;
 
     public SnapshotConsumer(MeterRegistry registry, PlannerConfig config, PlannerMetrics metrics,
-            @Channel(PlannerChannels.DECISIONS) Emitter<ScaleDecision> decisions) {
-        this.inbox = new EventInbox<>(new SnapshotDeserializer(), registry, "rayscale.planner.snapshots");
+            @Channel(PlannerChannels.DECISIONS) Emitter<ScaleDecision> decisions,
+            @Channel(PlannerChannels.DEAD_LETTERS) Emitter<byte[]> deadLetters) {
+        this.inbox = new EventInbox<>(new SnapshotDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.planner.snapshots");
         this.outbox = new EventOutbox<>(decisions);
         this.planner = new Planner(config.settings());
         this.metrics = metrics;
+        this.ttl = config.decisionTtl();
+        this.clock = Clock.systemUTC();
     }
 
     @Incoming(PlannerChannels.SNAPSHOTS)
@@ -45,6 +53,15 @@ public class SnapshotConsumer {
     }
 
     private CompletionStage<Void> plan(ClusterSnapshot snapshot) {
+        Duration age = Duration.between(snapshot.observedAt(), clock.instant());
+        if (age.compareTo(ttl) > 0) {
+            // A backlog (after a restart, a rebalance): a decision from it would expire before it is made.
+            // The newest snapshot of the cluster comes after it on the same partition.
+            metrics.skipped();
+            LOG.debugf("%s: snapshot %d is %d ms old, past the decision TTL; skipped", snapshot.cluster().id(), snapshot.sequence(),
+                    age.toMillis());
+            return CompletableFuture.completedFuture(null);
+        }
         long start = System.nanoTime();
         ScaleDecision decision = planner.plan(snapshot);
         metrics.planned(decision, System.nanoTime() - start);

@@ -72,6 +72,21 @@ class PlannerServiceTest {
         assertThat(decision.infeasible()).singleElement().satisfies(infeasible -> assertThat(infeasible.count()).isEqualTo(2));
     }
 
+    /** After a restart or a rebalance: snapshots older than a decision lives are not planned; the newest is. */
+    @Test
+    void skipsSnapshotsOlderThanTheDecisionTtl() throws Exception {
+        String cluster = unique("backlog");
+        ObjectNode old = (ObjectNode) dev.rayscale.events.codec.EventJson.mapper().readTree(snapshot(cluster, 1, 5));
+        old.put("observedAt", java.time.Instant.now().minusSeconds(3600).toString());
+        send(old.toString().getBytes(StandardCharsets.UTF_8), snapshot(cluster, 2, 7));
+
+        ScaleDecision decision = EventCodec.DECISIONS.decode(decisionsFor(cluster, 1).get(0).value());
+        assertThat(decision.snapshotSequence()).isEqualTo(2);
+        assertThat(decision.groups().get(0).targetReplicas()).isEqualTo(7);
+        given().get("/q/metrics").then().statusCode(200)
+                .body(org.hamcrest.Matchers.matchesPattern("(?s).*rayscale_planner_snapshots_skipped_total\\{reason=\"expired\"} [1-9].*"));
+    }
+
     @Test
     void sendsPoisonToTheDeadLetterTopicAndGoesOn() {
         String cluster = unique("after-poison");
@@ -121,7 +136,7 @@ class PlannerServiceTest {
         ObjectNode document = (ObjectNode) EventSchemas.readResource("examples/cluster-snapshot/walkthrough.json");
         String[] name = cluster.split("/");
         document.withObject("cluster").put("namespace", name[0]).put("name", name[1]);
-        document.put("id", cluster + "#" + sequence).put("sequence", sequence);
+        document.put("id", cluster + "#" + sequence).put("sequence", sequence).put("observedAt", java.time.Instant.now().toString());
         var taskList = document.withObject("demand").withArray("tasks");
         taskList.removeAll();
         if (tasks > 0) {

@@ -7,6 +7,7 @@ import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -15,10 +16,12 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
- * Reads one event type from a Kafka channel consumed as raw bytes. A record that cannot be read, or
- * whose handling fails, is nacked with the reason; with the channel's {@code dead-letter-queue}
- * failure strategy that sends the original bytes to the service's dead-letter topic, the reason in
- * its {@code dead-letter-reason} header, and the consumer goes on with the next record.
+ * Reads one event type from a Kafka channel consumed as raw bytes. A record that cannot be read — not
+ * JSON, not the schema, an unknown version, CloudEvents headers that do not match it, a key that is not
+ * its cluster — or whose handling fails, is set aside on the service's dead-letter topic with the
+ * reason ({@link DeadLetters}) and acknowledged: no single record can stop the channel. Only if the
+ * dead letter itself cannot be written (the broker is gone) does the record fail, so that it is read
+ * again rather than lost.
  *
  * <p>Counts every record in {@code <meter>{outcome=accepted|invalid|unsupported_version|failed}}.
  */
@@ -31,34 +34,30 @@ public final class EventInbox<T extends RayscaleEvent> {
     private static final String FAILED = "failed";
 
     private final EventDeserializer<T> deserializer;
+    private final DeadLetters deadLetters;
     private final MeterRegistry registry;
     private final String meter;
 
-    public EventInbox(EventDeserializer<T> deserializer, MeterRegistry registry, String meter) {
+    public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter) {
         this.deserializer = deserializer;
+        this.deadLetters = deadLetters;
         this.registry = registry;
         this.meter = meter;
         // Registered up front so that dashboards and alerts see zeros rather than missing series.
         List.of(ACCEPTED, INVALID, UNSUPPORTED_VERSION, FAILED).forEach(outcome -> registry.counter(meter, "outcome", outcome));
     }
 
-    /** Decodes {@code record} and hands the event to {@code handler}; acks when it completes, nacks on any failure. */
+    /** Decodes {@code record} and hands the event to {@code handler}; acks when it completes, sets it aside on any failure. */
     public CompletionStage<Void> deliver(Message<byte[]> record, Function<T, CompletionStage<?>> handler) {
         IncomingKafkaRecordMetadata<?, ?> kafka = record.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null);
-        Headers headers = kafka == null ? null : kafka.getHeaders();
-        String topic = kafka == null ? null : kafka.getTopic();
         T event;
         try {
-            event = deserializer.deserialize(topic, headers, record.getPayload());
+            event = read(kafka, record.getPayload());
         } catch (InvalidEventException invalid) {
-            count(invalid instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION : INVALID);
-            LOG.warnf("record %s sent to the dead-letter topic: %s", position(kafka), invalid.getMessage());
-            return record.nack(invalid);
+            return setAside(record, kafka, invalid, invalid instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION : INVALID);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError unreadable) {
             // A reader that breaks on a record (too deep, too big) must still let the next one through.
-            count(INVALID);
-            LOG.warnf("record %s sent to the dead-letter topic: it could not be read (%s)", position(kafka), unreadable);
-            return record.nack(unreadable);
+            return setAside(record, kafka, unreadable, INVALID);
         }
         CompletionStage<?> handled;
         try {
@@ -72,18 +71,36 @@ public final class EventInbox<T extends RayscaleEvent> {
                 count(ACCEPTED);
                 return record.ack();
             }
-            count(FAILED);
-            LOG.errorf(failure, "handling %s %s failed; record %s sent to the dead-letter topic",
-                    event.getClass().getSimpleName(), event.id(), position(kafka));
+            LOG.errorf(failure, "handling %s %s failed", event.getClass().getSimpleName(), event.id());
+            return setAside(record, kafka, failure, FAILED);
+        });
+    }
+
+    /** The event, with its record's key checked against its cluster: a key is how one cluster's events stay in order. */
+    private T read(IncomingKafkaRecordMetadata<?, ?> kafka, byte[] value) {
+        Headers headers = kafka == null ? null : kafka.getHeaders();
+        T event = deserializer.deserialize(kafka == null ? null : kafka.getTopic(), headers, value);
+        Object key = kafka == null ? null : kafka.getKey();
+        if (kafka != null && !Objects.equals(key, event.cluster().id())) {
+            throw new InvalidEventException(event.getClass().getSimpleName(), "record key",
+                    "expected the cluster id " + event.cluster().id() + ", found " + key);
+        }
+        return event;
+    }
+
+    private CompletionStage<Void> setAside(Message<byte[]> record, IncomingKafkaRecordMetadata<?, ?> kafka, Throwable reason, String outcome) {
+        count(outcome);
+        LOG.warnf("record %s set aside on the dead-letter topic: %s", DeadLetters.position(kafka), reason.getMessage());
+        return deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
+            if (failure == null) {
+                return record.ack();
+            }
+            LOG.errorf(failure, "record %s could not be set aside; it will be read again", DeadLetters.position(kafka));
             return record.nack(failure);
         });
     }
 
     private void count(String outcome) {
         registry.counter(meter, "outcome", outcome).increment();
-    }
-
-    private static String position(IncomingKafkaRecordMetadata<?, ?> kafka) {
-        return kafka == null ? "(not from Kafka)" : kafka.getTopic() + "-" + kafka.getPartition() + "@" + kafka.getOffset();
     }
 }

@@ -2,56 +2,189 @@ package dev.rayscale.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rayscale.events.CloudEventHeaders;
+import dev.rayscale.events.EventType;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.DecisionDeserializer;
+import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.EventSchemas;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.Test;
 
-/** No single record stops a channel: whatever its handler throws, Errors included, the record is nacked and counted. */
+/** No single record stops a channel: whatever it is or whatever its handling throws, it is set aside and acknowledged. */
 class EventInboxTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final EventInbox<ScaleDecision> inbox = new EventInbox<>(new DecisionDeserializer(), registry, "test.decisions");
+    private final DeadLetterTopic topic = new DeadLetterTopic(1024 * 1024);
+    private final EventInbox<ScaleDecision> inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(topic), registry, "test.decisions");
 
     @Test
-    void aHandlerThatThrowsAnErrorNacksTheRecord() {
-        AtomicReference<Throwable> nacked = new AtomicReference<>();
-        Message<byte[]> record = Message.of(decision())
-                .withAck(() -> CompletableFuture.completedFuture(null))
-                .withNack(reason -> {
-                    nacked.set(reason);
-                    return CompletableFuture.completedFuture(null);
-                });
-
-        inbox.deliver(record, decision -> {
+    void aHandlerThatThrowsAnErrorSetsTheRecordAsideAndGoesOn() {
+        Delivery delivery = deliver(decision(), headers(), "default/raycluster-autoscaler", d -> {
             throw new StackOverflowError("too deep");
-        }).toCompletableFuture().join();
+        });
 
-        assertThat(nacked.get()).isInstanceOf(StackOverflowError.class);
+        assertThat(delivery.acked()).isTrue();
+        assertThat(topic.reason()).isEqualTo("too deep");
         assertThat(registry.counter("test.decisions", "outcome", "failed").count()).isEqualTo(1);
     }
 
     @Test
-    void anUnreadableRecordIsNackedWithTheReason() {
-        AtomicReference<Throwable> nacked = new AtomicReference<>();
-        Message<byte[]> record = Message.of("[[[[".getBytes(StandardCharsets.UTF_8))
+    void anUnreadableRecordIsSetAsideWithTheReasonAndItsOrigin() {
+        Delivery delivery = deliver("[[[[".getBytes(StandardCharsets.UTF_8), new RecordHeaders(), "k", d -> done());
+
+        assertThat(delivery.acked()).isTrue();
+        assertThat(topic.reason()).contains("ScaleDecision");
+        assertThat(topic.header("dead-letter-topic")).isEqualTo("rayscale.decisions");
+        assertThat(topic.header("dead-letter-offset")).isEqualTo("42");
+        assertThat(registry.counter("test.decisions", "outcome", "invalid").count()).isEqualTo(1);
+    }
+
+    @Test
+    void headersThatDisagreeWithTheEventOrAKeyThatIsNotItsClusterAreRefused() {
+        RecordHeaders wrongVersion = headers();
+        wrongVersion.remove(CloudEventHeaders.SPEC_VERSION);
+        wrongVersion.add(CloudEventHeaders.SPEC_VERSION, "9.9".getBytes(StandardCharsets.UTF_8));
+        deliver(decision(), wrongVersion, "default/raycluster-autoscaler", d -> done());
+        assertThat(topic.reason()).contains("ce_specversion: expected 1.0, found 9.9");
+
+        deliver(decision(), headers(), "other/cluster", d -> done());
+        assertThat(topic.reason()).contains("record key: expected the cluster id default/raycluster-autoscaler, found other/cluster");
+    }
+
+    /** Just under the broker's 1 MiB: with its headers it cannot be written whole, yet it is set aside, cut, and the channel goes on. */
+    @Test
+    void aRecordTooLargeToBeSetAsideWholeIsSetAsideCut() {
+        byte[] huge = new byte[1024 * 1024 - 100];
+        java.util.Arrays.fill(huge, (byte) '{');
+
+        Delivery delivery = deliver(huge, headers(), "default/raycluster-autoscaler", d -> done());
+
+        assertThat(delivery.acked()).isTrue();
+        assertThat(topic.values).singleElement().satisfies(value -> assertThat(value).hasSize(DeadLetters.PREFIX_BYTES));
+        assertThat(topic.header("dead-letter-truncated")).isEqualTo(String.valueOf(huge.length));
+        assertThat(topic.header(CloudEventHeaders.TYPE)).as("the original headers are kept").isEqualTo("dev.rayscale.decision.v1");
+    }
+
+    @Test
+    void aRecordThatCannotBeSetAsideAtAllIsNotAcknowledged() {
+        topic.down.set(true);
+
+        Delivery delivery = deliver("not json".getBytes(StandardCharsets.UTF_8), headers(), "k", d -> done());
+
+        assertThat(delivery.acked()).isFalse();
+        assertThat(delivery.nacked()).isTrue();
+    }
+
+    private record Delivery(boolean acked, boolean nacked) {
+    }
+
+    private Delivery deliver(byte[] value, Headers headers, String key, java.util.function.Function<ScaleDecision, CompletionStage<?>> handler) {
+        AtomicBoolean acked = new AtomicBoolean();
+        AtomicBoolean nacked = new AtomicBoolean();
+        IncomingKafkaRecordMetadata<String, byte[]> origin = new IncomingKafkaRecordMetadata<>(
+                new org.apache.kafka.clients.consumer.ConsumerRecord<>("rayscale.decisions", 1, 42, 0L,
+                        org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length, key, value, headers,
+                        java.util.Optional.empty()), "decisions");
+        Message<byte[]> record = Message.of(value, Metadata.of(origin))
+                .withAck(() -> {
+                    acked.set(true);
+                    return CompletableFuture.completedFuture(null);
+                })
                 .withNack(reason -> {
-                    nacked.set(reason);
+                    nacked.set(true);
                     return CompletableFuture.completedFuture(null);
                 });
+        inbox.deliver(record, handler).toCompletableFuture().join();
+        return new Delivery(acked.get(), nacked.get());
+    }
 
-        inbox.deliver(record, decision -> CompletableFuture.completedFuture(null)).toCompletableFuture().join();
-
-        assertThat(nacked.get()).hasMessageContaining("ScaleDecision");
-        assertThat(registry.counter("test.decisions", "outcome", "invalid").count()).isEqualTo(1);
+    private static CompletionStage<Void> done() {
+        return CompletableFuture.completedFuture(null);
     }
 
     private static byte[] decision() {
         return EventSchemas.readResource("examples/scale-decision/walkthrough.json").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static RecordHeaders headers() {
+        RecordHeaders headers = new RecordHeaders();
+        CloudEventHeaders.addIfAbsent(headers, EventType.DECISION, EventCodec.DECISIONS.decode(decision()), "//rayscale.dev/scaling-planner");
+        return headers;
+    }
+
+    /** A dead-letter topic with a broker's record size limit; it can also be down. */
+    private static final class DeadLetterTopic implements Emitter<byte[]> {
+        private final int maxRecordBytes;
+        final List<byte[]> values = new ArrayList<>();
+        final List<Headers> headers = new ArrayList<>();
+        final AtomicBoolean down = new AtomicBoolean();
+
+        DeadLetterTopic(int maxRecordBytes) {
+            this.maxRecordBytes = maxRecordBytes;
+        }
+
+        String reason() {
+            return header("dead-letter-reason");
+        }
+
+        String header(String name) {
+            return CloudEventHeaders.read(headers.get(headers.size() - 1), name);
+        }
+
+        @Override
+        public <M extends Message<? extends byte[]>> void send(M message) {
+            Headers sent = message.getMetadata(OutgoingKafkaRecordMetadata.class).orElseThrow().getHeaders();
+            int size = message.getPayload().length;
+            for (var header : sent) {
+                size += header.key().length() + (header.value() == null ? 0 : header.value().length);
+            }
+            if (down.get()) {
+                message.nack(new org.apache.kafka.common.errors.TimeoutException("no broker"));
+            } else if (size > maxRecordBytes) {
+                message.nack(new RecordTooLargeException("the record is " + size + " bytes"));
+            } else {
+                values.add(message.getPayload());
+                headers.add(sent);
+                message.ack();
+            }
+        }
+
+        @Override
+        public CompletionStage<Void> send(byte[] payload) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void complete() {
+        }
+
+        @Override
+        public void error(Exception e) {
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return false;
+        }
+
+        @Override
+        public boolean hasRequests() {
+            return true;
+        }
     }
 }

@@ -30,6 +30,7 @@ public final class DemoRun implements AutoCloseable {
     private final ClusterSimulator simulator;
     private final RayscaleServices services;
     private final AuditTrail trail;
+    private final Path logs;
     private final Consumer<String> out;
     private final Thread progress;
     private final boolean verbose;
@@ -47,7 +48,8 @@ public final class DemoRun implements AutoCloseable {
         this.verbose = verbose;
         Topics.create(bootstrapServers);
         this.simulator = ClusterSimulator.start(workload, clusterName, speed);
-        this.services = new RayscaleServices(root, workDir.resolve("logs"), bootstrapServers, simulator.apiServerUrl(), clusterName);
+        this.logs = workDir.resolve("logs");
+        this.services = new RayscaleServices(root, logs, bootstrapServers, simulator.apiServerUrl(), clusterName);
         this.trail = new AuditTrail(bootstrapServers, simulator.clusterId(), this::printDecision, this::printActuation);
         this.progress = new Thread(this::printProgress, "demo-progress");
         progress.setDaemon(true);
@@ -137,6 +139,11 @@ public final class DemoRun implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report " + file, e);
         }
+    }
+
+    /** ERROR lines the services logged that the allow-list does not expect: a healthy run has none. */
+    public List<String> unexpectedErrors() {
+        return ServiceLogs.unexpectedErrors(logs);
     }
 
     /** What {@code ray status} printed in the cluster as each decision arrived. */

@@ -56,6 +56,14 @@ public final class RayscaleServices implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
         this.apiServer = apiServer;
         this.groupSuffix = groupSuffix;
+        // A run's logs are its own: what an earlier run logged must not be read as this one's.
+        for (Service service : Service.values()) {
+            try {
+                Files.deleteIfExists(log(service));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot clear " + log(service), e);
+            }
+        }
     }
 
     /** Starts every service and waits until each reports ready. */
