@@ -2,9 +2,11 @@
 # A real single-node Apache Kafka broker (KRaft, no ZooKeeper) as a separate local process, from
 # Maven Central jars: for CI, the demo and benchmarks on machines without Docker.
 #
-#   scripts/kafka-broker.sh start    # prints the bootstrap address once the broker is ready
+#   scripts/kafka-broker.sh start    # a fresh broker; prints the bootstrap address once it is ready
 #   scripts/kafka-broker.sh stop
 #   scripts/kafka-broker.sh status
+#   scripts/kafka-broker.sh kill     # SIGKILL, as a crash: the data stays
+#   scripts/kafka-broker.sh resume   # starts again on the data a kill left
 #
 # Environment: RAYSCALE_KAFKA_PORT (default 19092; the controller uses the next port),
 # RAYSCALE_KAFKA_DIR (state, logs and pid; default .rayscale/kafka in the repository).
@@ -34,6 +36,8 @@ classpath() {
   cat "$cp_file"
 }
 
+java_opts=()
+
 start() {
   if running; then
     echo "127.0.0.1:$port"
@@ -46,7 +50,8 @@ start() {
   mkdir -p "$dir"
   local cp
   cp=$(classpath)
-  rm -rf "$dir/data"
+  java_opts=(-Xmx512m -cp "$cp" -Dlog4j2.configurationFile="$root/tools/kafka-broker/log4j2.properties" -Dkafka.logs.dir="$dir")
+  rm -rf "$dir/data" "$dir/console.log"
   cat > "$dir/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
@@ -66,14 +71,25 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 PROPS
-  local java_opts=(-Xmx512m -cp "$cp" -Dlog4j2.configurationFile="$root/tools/kafka-broker/log4j2.properties" -Dkafka.logs.dir="$dir")
   local cluster_id
   cluster_id=$(java "${java_opts[@]}" kafka.tools.StorageTool random-uuid)
   java "${java_opts[@]}" kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$dir/server.properties" > "$dir/format.log"
-  nohup java "${java_opts[@]}" kafka.Kafka "$dir/server.properties" > "$dir/console.log" 2>&1 &
+  launch
+}
+
+# Ready once the broker logs that it started: it binds its port before it serves requests, and a client
+# that connects in between waits out its connection timeout.
+started_lines() {
+  grep -c "Kafka Server started" "$dir/broker.log" 2>/dev/null || true
+}
+
+launch() {
+  local before
+  before=$(started_lines)
+  nohup java "${java_opts[@]}" kafka.Kafka "$dir/server.properties" >> "$dir/console.log" 2>&1 &
   echo $! > "$pid_file"
   for _ in $(seq 1 120); do
-    if port_open; then
+    if [[ $(started_lines) -gt $before ]] && port_open; then
       echo "127.0.0.1:$port"
       return
     fi
@@ -102,9 +118,29 @@ stop() {
   rm -f "$pid_file"
 }
 
+crash() {
+  if running; then
+    kill -9 "$(cat "$pid_file")"
+    while running; do sleep 0.1; done
+  fi
+  rm -f "$pid_file"
+}
+
+resume() {
+  if running; then
+    echo "127.0.0.1:$port"
+    return
+  fi
+  [[ -f $dir/server.properties && -d $dir/data ]] || { echo "kafka-broker: nothing to resume in $dir" >&2; exit 1; }
+  java_opts=(-Xmx512m -cp "$(classpath)" -Dlog4j2.configurationFile="$root/tools/kafka-broker/log4j2.properties" -Dkafka.logs.dir="$dir")
+  launch
+}
+
 case ${1:-} in
   start) start ;;
   stop) stop ;;
+  kill) crash ;;
+  resume) resume ;;
   status) if running; then echo "running at 127.0.0.1:$port (pid $(cat "$pid_file"))"; else echo "stopped"; exit 3; fi ;;
-  *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status|kill|resume" >&2; exit 2 ;;
 esac

@@ -61,6 +61,7 @@ public final class ClusterSimulator implements AutoCloseable {
     private final GcsServer gcs;
     private final Kubelet kubelet;
     private final KubeRayOperator operator;
+    private final ApiFaults apiFaults = new ApiFaults();
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private final List<String> happenings = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -79,18 +80,19 @@ public final class ClusterSimulator implements AutoCloseable {
         this.workload = workload;
         this.name = name;
         this.clock = clock;
-        this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new RealisticApiDispatcher(), false);
+        this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new RealisticApiDispatcher(apiFaults), false);
         try {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
-        this.client = server.createClient();
+        // The cluster's own parts (operator, kubelet) are marked so that injected API faults spare them.
+        this.client = server.createClient(builder -> builder.editOrNewConfig().addToCustomHeaders(ApiFaults.SIM_HEADER, "true").endConfig());
         Kubelet[] pods = new Kubelet[1];
         this.ray = new RaySim(clock, (pod, cleanly) -> pods[0].rayProcessExited(pod, cleanly), name.hashCode());
         this.kubelet = new Kubelet(client, NAMESPACE, name, workload, ray, new NodePool(workload.nodePool()), clock, name.hashCode() * 31L);
         pods[0] = kubelet;
-        this.gcs = new GcsServer(ray);
+        this.gcs = new GcsServer(ray, clock);
         this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, clock);
     }
 
@@ -152,6 +154,7 @@ public final class ClusterSimulator implements AutoCloseable {
         operator.reconcile();
         kubelet.tick();
         ray.tick();
+        gcs.faults().expire();
         if (!Double.isNaN(now) && now - lastSample >= 1) {
             lastSample = now;
             samples.add(sample(now));
@@ -285,11 +288,6 @@ public final class ClusterSimulator implements AutoCloseable {
         return kubelet.all().stream().filter(pod -> !pod.head()).count() == minimum;
     }
 
-    public boolean timedOut() {
-        double now = workloadSeconds();
-        return !Double.isNaN(now) && now > workload.maxSeconds();
-    }
-
     /** Simulated seconds since the workload began. */
     public double seconds() {
         double now = workloadSeconds();
@@ -336,6 +334,16 @@ public final class ClusterSimulator implements AutoCloseable {
 
     Kubelet kubelet() {
         return kubelet;
+    }
+
+    /** Faults on the RayCluster reads and writes of clients other than the simulated cluster's own parts. */
+    public ApiFaults apiFaults() {
+        return apiFaults;
+    }
+
+    /** Faults between the GCS and its clients. */
+    public GcsFaults gcsFaults() {
+        return gcs.faults();
     }
 
     /** {@code host:port} of the cluster's GCS. */

@@ -41,9 +41,16 @@ public final class GcsServer implements AutoCloseable {
     private final GcsBackend backend;
     private final AtomicReference<String> requiredToken = new AtomicReference<>();
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private final GcsFaults faults;
 
     public GcsServer(GcsBackend backend) {
+        this(backend, () -> System.nanoTime() / 1e9);
+    }
+
+    /** @param clock the simulated clock, in seconds, on which injected faults are timed */
+    public GcsServer(GcsBackend backend, java.util.function.DoubleSupplier clock) {
         this.backend = backend;
+        this.faults = new GcsFaults(clock);
         try {
             server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
                     .addService(ServerInterceptors.intercept(new Service(), new AuthorizationCapture()))
@@ -67,12 +74,20 @@ public final class GcsServer implements AutoCloseable {
         return List.copyOf(authorizations);
     }
 
+    /** Faults between the clients and this GCS: calls that fail or hang for a while, a hook between a drain and its answer. */
+    public GcsFaults faults() {
+        return faults;
+    }
+
     @Override
     public void close() {
         server.shutdownNow();
     }
 
     private <T> void answer(StreamObserver<T> observer, Supplier<T> reply) {
+        if (faults.intercept(observer)) {
+            return;
+        }
         String token = requiredToken.get();
         if (token != null && !("Bearer " + token).equals(CALLER_AUTHORIZATION.get())) {
             observer.onError(Status.UNAUTHENTICATED.withDescription("missing or wrong token").asRuntimeException());
@@ -99,7 +114,13 @@ public final class GcsServer implements AutoCloseable {
 
         @Override
         public void drainNode(DrainNodeRequest request, StreamObserver<DrainNodeReply> observer) {
-            answer(observer, () -> backend.drain(request));
+            answer(observer, () -> {
+                DrainNodeReply reply = backend.drain(request);
+                if (reply.getIsAccepted()) {
+                    faults.drainAccepted();
+                }
+                return reply;
+            });
         }
 
         @Override

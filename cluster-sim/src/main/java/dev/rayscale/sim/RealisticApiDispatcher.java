@@ -8,12 +8,21 @@ import java.util.List;
 /**
  * The mock API server's CRUD behaviour, with one gap closed: a JSON Patch whose {@code test}
  * operation fails is answered 422 Unprocessable Entity, as a real API server answers it (the mock
- * otherwise never answers). Compare-and-set patches then fail fast in the simulator too.
+ * otherwise never answers). Compare-and-set patches then fail fast in the simulator too. Faults, when
+ * asked for ({@link ApiFaults}), take the place of some answers.
  */
 final class RealisticApiDispatcher extends KubernetesCrudDispatcher {
 
-    RealisticApiDispatcher() {
+    private final ApiFaults faults;
+
+    RealisticApiDispatcher(ApiFaults faults) {
         super(List.of());
+        this.faults = faults;
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        return faults.answer(request, () -> super.dispatch(request));
     }
 
     @Override

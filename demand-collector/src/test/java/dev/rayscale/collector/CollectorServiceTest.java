@@ -230,7 +230,8 @@ class CollectorServiceTest {
                 .build());
         create(cluster);
 
-        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> true).value());
+        // Under load a first GCS read can miss its deadline: that snapshot says so and carries no demand.
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, ClusterSnapshot::hasRayState).value());
 
         assertThat(snapshot.workerGroups()).extracting(WorkerGroup::name, WorkerGroup::resources, WorkerGroup::numOfHosts).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("small-group", Resources.of("CPU", "1", "memory", "1073741824"), 1),
@@ -330,9 +331,8 @@ class CollectorServiceTest {
         cluster.getSpec().setAuthOptions(auth);
         create(cluster);
 
-        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> true).value());
-
-        assertThat(snapshot.hasRayState()).isTrue();
+        // The GCS answers only calls carrying the token: a snapshot with Ray state shows it was sent.
+        awaitRecord(cluster, ClusterSnapshot::hasRayState);
         assertThat(gcs.authorizations()).contains("Bearer s3cret");
     }
 

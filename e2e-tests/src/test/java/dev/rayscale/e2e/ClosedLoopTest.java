@@ -1,25 +1,17 @@
 package dev.rayscale.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.GroupTarget;
-import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.DemoRun;
-import dev.rayscale.sim.demo.RayscaleServices;
 import dev.rayscale.sim.demo.Summary;
-import dev.rayscale.testsupport.TestKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,12 +23,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ClosedLoopTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("rayscale.home", "..")).toAbsolutePath().normalize();
-
     @Test
     void theWalkthroughScalesTo15AtOnceRunsEverythingAndReturnsToZero() throws Exception {
         Workload walkthrough = Workload.shipped("walkthrough");
-        try (DemoRun run = start(walkthrough, 20, "e2e-walkthrough")) {
+        try (DemoRun run = ClosedLoops.start(walkthrough, 20, "e2e-walkthrough")) {
             assertThat(run.awaitSettled()).as("settles: work done, back to minReplicas").isTrue();
             Summary summary = run.summary(true);
             List<ScaleDecision> decisions = run.trail().decisions();
@@ -46,7 +36,7 @@ class ClosedLoopTest {
             assertThat(summary.completedTasks()).isEqualTo(15);
             assertThat(summary.peakWorkers()).isEqualTo(15);
             assertThat(summary.finalWorkers()).isZero();
-            assertHealthy(run);
+            ClosedLoops.assertHealthy(run);
 
             // Pods waiting for the node autoscaler are neither killed nor asked for again.
             assertThat(decisions).allSatisfy(decision -> assertThat(target(decision)).isLessThanOrEqualTo(15));
@@ -57,8 +47,8 @@ class ClosedLoopTest {
             int podsWhileWaiting = samples.stream().filter(s -> s.waitingPods() > 0).mapToInt(Sample::workerPods).max().orElseThrow();
             assertThat(podsWhileWaiting).isEqualTo(15);
 
-            assertAuditChainComplete(run);
-            assertNoDecisionAppliedTwice(actuations);
+            ClosedLoops.assertAuditChainComplete(run);
+            ClosedLoops.assertNoDecisionAppliedTwice(actuations);
             Path report = run.writeReport(Files.createTempDirectory("rayscale-e2e").resolve("walkthrough.html"), summary);
             assertThat(Files.readString(report)).contains("<svg", "walkthrough");
         }
@@ -72,16 +62,16 @@ class ClosedLoopTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"head-restart", "raylet-restart", "quota", "eviction-churn", "suspend"})
     void settlesSafelyThrough(String workload) throws Exception {
-        try (DemoRun run = start(Workload.shipped(workload), 20, "e2e-" + workload)) {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped(workload), 20, "e2e-" + workload)) {
             assertThat(run.awaitSettled()).as("settles: work done, back to minReplicas").isTrue();
             Summary summary = run.summary(true);
             assertThat(summary.finalWorkers()).isZero();
-            assertHealthy(run);
+            ClosedLoops.assertHealthy(run);
             if (!workload.equals("quota")) {
                 assertThat(run.simulator().happenings()).as("the workload's faults happened").isNotEmpty();
             }
-            assertAuditChainComplete(run);
-            assertNoDecisionAppliedTwice(run.trail().actuations());
+            ClosedLoops.assertAuditChainComplete(run);
+            ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
             if (workload.equals("quota")) {
                 assertThat(run.trail().decisions()).anySatisfy(decision -> assertThat(decision.launches())
                         .anySatisfy(launch -> assertThat(launch.failure()).contains("exceeded quota")));
@@ -92,7 +82,7 @@ class ClosedLoopTest {
 
     @Test
     void placementGroupsOfEveryStrategyGetTheRightNodeCount() throws Exception {
-        try (DemoRun run = start(Workload.shipped("placement-groups"), 20, "e2e-placement-groups")) {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped("placement-groups"), 20, "e2e-placement-groups")) {
             assertThat(run.awaitSettled()).isTrue();
             List<ScaleDecision> decisions = run.trail().decisions();
 
@@ -100,65 +90,9 @@ class ClosedLoopTest {
             // PACK (3 x 1) and SPREAD (2 x 1) fit in what the first three leave.
             assertThat(target(decisions.get(0))).isEqualTo(4);
             assertThat(run.summary(true).peakWorkers()).isEqualTo(4);
-            assertHealthy(run);
-            assertAuditChainComplete(run);
+            ClosedLoops.assertHealthy(run);
+            ClosedLoops.assertAuditChainComplete(run);
         }
-    }
-
-    @Test
-    void killingAndRestartingTheActuatorMidRunAppliesNothingTwice() throws Exception {
-        try (DemoRun run = start(Workload.shipped("walkthrough"), 20, "e2e-restart")) {
-            await().atMost(Duration.ofSeconds(60)).until(() -> run.trail().actuations().stream()
-                    .anyMatch(a -> a.outcome() == Outcome.APPLIED));
-
-            run.services().kill(RayscaleServices.Service.ACTUATOR);
-            run.services().start(RayscaleServices.Service.ACTUATOR);
-
-            assertThat(run.awaitSettled()).isTrue();
-            Summary summary = run.summary(true);
-            assertThat(summary.finalWorkers()).isZero();
-            assertThat(summary.completedTasks()).isEqualTo(15);
-            assertHealthy(run);
-            assertNoDecisionAppliedTwice(run.trail().actuations());
-            assertAuditChainComplete(run);
-        }
-    }
-
-    private static DemoRun start(Workload workload, double speed, String cluster) throws Exception {
-        String unique = cluster + "-" + Long.toHexString(System.nanoTime()).substring(8);
-        return DemoRun.start(workload, speed, unique, TestKafka.bootstrapServers(), ROOT, Files.createTempDirectory("rayscale-e2e"),
-                System.out::println);
-    }
-
-    /** Every actuation names a decision that was published, and every decision a snapshot that was. */
-    private static void assertAuditChainComplete(DemoRun run) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> run.trail().actuations().size() >= run.trail().decisions().size());
-        Set<String> snapshots = new HashSet<>(run.trail().snapshotIds());
-        Set<String> decisions = run.trail().decisions().stream().map(ScaleDecision::id).collect(Collectors.toSet());
-        assertThat(run.trail().decisions()).allSatisfy(decision -> assertThat(snapshots).contains(decision.snapshotId()));
-        assertThat(run.trail().actuations()).allSatisfy(result -> {
-            assertThat(decisions).contains(result.decisionId());
-            assertThat(snapshots).contains(result.snapshotId());
-        });
-        assertThat(run.trail().actuations().stream().map(ActuationResult::decisionId).collect(Collectors.toSet()))
-                .as("every decision got a result").containsAll(decisions);
-    }
-
-    /** Every closed-loop run: no pod deleted while it ran work, no GCS crashed, no pod chosen by the operator, no unexpected ERROR. */
-    private static void assertHealthy(DemoRun run) {
-        assertInvariantsHeld(run.summary(true));
-        assertThat(run.unexpectedErrors()).as("ERROR lines the services logged, not on the allow-list").isEmpty();
-    }
-
-    private static void assertInvariantsHeld(Summary summary) {
-        assertThat(summary.busyDeletions()).as("pods deleted, by anyone, while they ran work").isZero();
-        assertThat(summary.gcsCrashes()).as("GCS processes a Rayscale read made exit").isZero();
-        assertThat(summary.operatorDeletions()).as("pods the operator deleted by its own choice").isZero();
-    }
-
-    private static void assertNoDecisionAppliedTwice(List<ActuationResult> actuations) {
-        List<String> applied = actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED).map(ActuationResult::decisionId).toList();
-        assertThat(applied).doesNotHaveDuplicates();
     }
 
     private static int target(ScaleDecision decision) {

@@ -62,10 +62,18 @@ public class ActuationService {
     }
 
     public ActuationResult apply(ScaleDecision decision) {
+        return apply(decision, null);
+    }
+
+    /**
+     * Applies {@code decision} unless {@code newer}, a decision for the same cluster from a newer snapshot
+     * delivered with it (null if none), supersedes it: then it is STALE at once, with no API call.
+     */
+    public ActuationResult apply(ScaleDecision decision, ScaleDecision newer) {
         Instant received = clock.instant();
         ActuationResult result;
         try {
-            result = actuate(decision, received);
+            result = actuate(decision, newer, received);
         } catch (KubernetesClientException e) {
             result = result(decision, received, Outcome.FAILED, "the Kubernetes API failed: " + ClusterApi.describe(e), null, null,
                     List.of(), 0, false);
@@ -76,8 +84,8 @@ public class ActuationService {
         return result;
     }
 
-    private ActuationResult actuate(ScaleDecision decision, Instant received) {
-        if (Verdict.ofTime(decision, received) instanceof Verdict.Stale stale) {
+    private ActuationResult actuate(ScaleDecision decision, ScaleDecision newer, Instant received) {
+        if (Verdict.beforeReading(decision, newer, received) instanceof Verdict.Stale stale) {
             return result(decision, received, Outcome.STALE, stale.reason(), null, null, List.of(), 0, false);
         }
         boolean deletes = decision.groups().stream().anyMatch(group -> !group.toDelete().isEmpty() || !group.currentWorkersToDelete().isEmpty());

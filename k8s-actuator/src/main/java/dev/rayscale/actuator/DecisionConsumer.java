@@ -9,6 +9,11 @@ import dev.rayscale.service.EventOutbox;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
@@ -20,6 +25,10 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * published to {@code rayscale.actuations}; the decision's offset is committed only once the result is
  * on the broker. One cluster's decisions are handled in order (one key, one partition). What cannot be
  * read goes to {@code rayscale.k8s-actuator.dlq}.
+ *
+ * <p>Decisions come in the batches the broker returns. After an outage a cluster's decisions queue up
+ * (the planner decides on every snapshot); of those delivered together, only the newest is applied,
+ * and the older ones are answered STALE, superseded, without a call to the API server or the GCS.
  */
 @ApplicationScoped
 public class DecisionConsumer {
@@ -38,7 +47,21 @@ public class DecisionConsumer {
 
     @Incoming(ActuatorChannels.DECISIONS)
     @Blocking(ordered = true)
-    public CompletionStage<Void> consume(Message<byte[]> record) {
-        return inbox.deliver(record, decision -> outbox.publish(actuation.apply(decision)));
+    public CompletionStage<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        handle(batch.getRecords());
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** Handles records in order, each acknowledged once its result is on the broker (or it is set aside). */
+    void handle(List<? extends Message<byte[]>> records) {
+        Map<String, ScaleDecision> newest = new HashMap<>();
+        for (Message<byte[]> record : records) {
+            inbox.peek(record).ifPresent(decision -> newest.merge(decision.cluster().id(), decision,
+                    (a, b) -> b.snapshotSequence() > a.snapshotSequence() ? b : a));
+        }
+        for (Message<byte[]> record : records) {
+            inbox.deliver(record, decision -> outbox.publish(actuation.apply(decision, newest.get(decision.cluster().id()))))
+                    .toCompletableFuture().join();
+        }
     }
 }

@@ -37,6 +37,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -67,6 +68,9 @@ class ActuatorServiceTest {
 
     @Inject
     ActuationService actuation;
+
+    @Inject
+    DecisionConsumer consumer;
 
     private FakeGcs gcs;
     private ConsumerTask<String, byte[]> results;
@@ -470,6 +474,48 @@ class ActuatorServiceTest {
 
     private RayCluster read(RayCluster cluster) {
         return kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).get();
+    }
+
+    /** A backlog delivered together: only the newest decision of the cluster is applied; the others are superseded, unread. */
+    @Test
+    void ofAClustersDecisionsDeliveredTogetherOnlyTheNewestIsApplied() {
+        RayCluster cluster = create(unique("backlog"), 0);
+        List<ScaleDecision> backlog = List.of(Decisions.scale(cluster, 10, 0, 5, List.of()), Decisions.scale(cluster, 11, 0, 6, List.of()),
+                Decisions.scale(cluster, 12, 0, 7, List.of()));
+        List<AtomicBoolean> acked = new ArrayList<>();
+
+        consumer.handle(backlog.stream().map(decision -> {
+            AtomicBoolean ack = new AtomicBoolean();
+            acked.add(ack);
+            return record(decision, ack);
+        }).toList());
+
+        assertThat(awaitResult(backlog.get(2)).outcome()).isEqualTo(Outcome.APPLIED);
+        for (ScaleDecision older : backlog.subList(0, 2)) {
+            ActuationResult result = awaitResult(older);
+            assertThat(result.outcome()).isEqualTo(Outcome.STALE);
+            assertThat(result.reason()).contains("superseded by decision " + backlog.get(2).id());
+            assertThat(result.resourceVersionBefore()).as("decided without reading the RayCluster").isNull();
+        }
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(7);
+        assertThat(acked).allMatch(AtomicBoolean::get);
+    }
+
+    /** A decision as the channel delivers it: its record's key, headers and value, acknowledged into {@code acked}. */
+    private static org.eclipse.microprofile.reactive.messaging.Message<byte[]> record(ScaleDecision decision, AtomicBoolean acked) {
+        RecordHeaders headers = new RecordHeaders();
+        byte[] value;
+        try (DecisionSerializer serializer = new DecisionSerializer()) {
+            value = serializer.serialize(Topics.DECISIONS, headers, decision);
+        }
+        var origin = new io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata<>(new ConsumerRecord<>(Topics.DECISIONS, 0,
+                decision.snapshotSequence(), 0L, org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length,
+                decision.cluster().id(), value, headers, java.util.Optional.empty()), "decisions");
+        return org.eclipse.microprofile.reactive.messaging.Message.of(value, org.eclipse.microprofile.reactive.messaging.Metadata.of(origin))
+                .withAck(() -> {
+                    acked.set(true);
+                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                });
     }
 
     private void send(ScaleDecision decision) {

@@ -1,5 +1,6 @@
 package dev.rayscale.cli;
 
+import dev.rayscale.sim.demo.BrokerProcess;
 import dev.rayscale.sim.demo.CollectorBench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ public class BenchCollectorCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path root = Home.root();
         Path work = Home.work("bench");
-        try (LocalKafka kafka = LocalKafka.start(root, work)) {
+        try (BrokerProcess kafka = BrokerProcess.start(root, work.resolve("kafka"), DemoCommand.KAFKA_PORT)) {
             List<String> options = new java.util.ArrayList<>(List.of("-Xmx" + heap, "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=32m", "-XX:ReservedCodeCacheSize=48m",
                             "-XX:MaxMetaspaceSize=128m", "-Drayscale.collector.poll-interval=1s", "-Drayscale.collector.heartbeat=5s"));
             options.addAll(jvmOptions);

@@ -1,7 +1,10 @@
 package dev.rayscale.cli;
 
 import dev.rayscale.sim.Workload;
+import dev.rayscale.sim.demo.BrokerProcess;
 import dev.rayscale.sim.demo.DemoRun;
+import dev.rayscale.sim.demo.Fault;
+import dev.rayscale.sim.demo.FaultReport;
 import dev.rayscale.sim.demo.Summary;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -9,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,12 +23,17 @@ import picocli.CommandLine.Spec;
         description = {"Runs Rayscale end to end on a simulated Ray cluster: starts a real Kafka broker, an embedded Kubernetes API "
                 + "server with a simulated KubeRay operator and Ray cluster, and the three services; plays a workload; prints the "
                 + "timeline and every decision; writes an HTML report. The last line is machine-readable:",
-            "  demo: peak_workers=N final_workers=M busy_deletions=K time_to_capacity_s=T gcs_crashes=C operator_deletions=D",
+            "  demo: peak_workers=N final_workers=M busy_deletions=K time_to_capacity_s=T gcs_crashes=C operator_deletions=D "
+                + "applied_twice=A lost=L dlq=Q",
             "Exit status 0 only if the cluster settled and no invariant broke: no pod deleted while running work (by anyone),",
-            "no GCS crashed by a client, no pod deleted by the operator's own choice.",
+            "no GCS crashed by a client, no pod deleted by the operator's own choice, no decision applied twice or left",
+            "without a result, every poison record dead-lettered, every injected fault caught up with, no unexpected ERROR.",
             "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait, head-restart, "
                 + "raylet-restart, quota, eviction-churn, suspend."})
 public class DemoCommand implements Callable<Integer> {
+
+    /** The demo's own broker port, apart from a test broker's (19092). */
+    static final int KAFKA_PORT = 19192;
 
     @Option(names = "--scenario", paramLabel = "FILE|NAME", defaultValue = "walkthrough",
             description = "A workload file (YAML/JSON), or the name of a shipped workload. Default: ${DEFAULT-VALUE}.")
@@ -39,6 +48,11 @@ public class DemoCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Also print what `ray status` shows in the cluster when each decision arrives.")
     boolean verbose;
 
+    @Option(names = "--fault", paramLabel = "NAME[=ARG]", description = {"Injects a fault (repeatable): poison, broker-restart, "
+            + "kill=collector|planner|actuator, api-faults[=P] (default 0.3), gcs-outage[=S], gcs-hang[=S] (simulated seconds, "
+            + "default 60), rebalance; or all of them: all."})
+    List<String> faultSpecs = new java.util.ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -50,10 +64,11 @@ public class DemoCommand implements Callable<Integer> {
         Workload workload = scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json")
                 ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario);
         double pace = speed != null ? speed : workload.speed();
+        List<Fault> faults = faultSpecs.stream().flatMap(spec -> Fault.parse(spec).stream()).toList();
         AtomicBoolean stopped = new AtomicBoolean();
-        out.println("starting a Kafka broker on 127.0.0.1:" + LocalKafka.PORT + " ...");
+        out.println("starting a Kafka broker on 127.0.0.1:" + KAFKA_PORT + " ...");
         out.flush();
-        LocalKafka kafka = LocalKafka.start(root, work);
+        BrokerProcess kafka = BrokerProcess.start(root, work.resolve("kafka"), KAFKA_PORT);
         String bootstrap = kafka.bootstrapServers();
         DemoRun[] run = new DemoRun[1];
         AtomicBoolean interrupted = new AtomicBoolean();
@@ -70,7 +85,7 @@ public class DemoCommand implements Callable<Integer> {
             run[0] = DemoRun.start(workload, pace, "raycluster-" + workload.name(), bootstrap, root, work, line -> {
                 out.println(line);
                 out.flush();
-            }, verbose);
+            }, new DemoRun.Options(verbose, faults, kafka));
             boolean settled = run[0].awaitSettled();
             Summary summary = run[0].summary(settled);
             Path file = report != null ? report : work.resolve(workload.name() + ".html");
@@ -84,6 +99,7 @@ public class DemoCommand implements Callable<Integer> {
                     summary.workerSeconds(), summary.idealWorkerSeconds(), summary.decisions(), summary.patches(), summary.drainsAccepted(),
                     summary.drainsRejected(), summary.completedTasks(), summary.infeasible()));
             out.println("report: " + file.toAbsolutePath());
+            printOutcomes(out, summary);
             if (!summary.invariantsHeld()) {
                 out.println("INVARIANT BROKEN: see busy_deletions, gcs_crashes and operator_deletions below");
             }
@@ -94,7 +110,7 @@ public class DemoCommand implements Callable<Integer> {
             }
             out.println(summary.line());
             out.flush();
-            return interrupted.get() ? 130 : settled && summary.invariantsHeld() && errors.isEmpty() ? 0 : 1;
+            return interrupted.get() ? 130 : settled && summary.invariantsHeld() && summary.faultsSurvived() && errors.isEmpty() ? 0 : 1;
         } finally {
             stopEverything(run, kafka, stopped);
             try {
@@ -105,7 +121,30 @@ public class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private static void stopEverything(DemoRun[] run, LocalKafka kafka, AtomicBoolean stopped) {
+    private static void printOutcomes(PrintWriter out, Summary summary) {
+        out.println("results by outcome: " + (summary.outcomes().isEmpty() ? "none" : summary.outcomes().entrySet().stream()
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
+                + String.format(Locale.ROOT, "; applied twice %d; lost %d", summary.appliedTwice(), summary.lost()));
+        if (!summary.deadLettered().isEmpty()) {
+            out.println("dead-lettered " + summary.deadLetteredTotal() + ": " + summary.deadLettered().entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "))
+                    + (summary.poisonNotDeadLettered() > 0 ? "; POISON NOT DEAD-LETTERED: " + summary.poisonNotDeadLettered() : ""));
+        }
+        if (!summary.faults().isEmpty()) {
+            out.println("fault                  struck at   lasted   caught up after   what");
+            for (FaultReport fault : summary.faults()) {
+                out.println(String.format(Locale.ROOT, "%-22s %8s %8s %17s   %s", fault.fault(), seconds(fault.injectedAt(), "s"),
+                        seconds(fault.lastedSeconds(), " s"), fault.recovered() ? seconds(fault.recoverySeconds(), " s") : "NOT CAUGHT UP",
+                        fault.detail()));
+            }
+        }
+    }
+
+    private static String seconds(double value, String unit) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.1f%s", value, unit);
+    }
+
+    private static void stopEverything(DemoRun[] run, BrokerProcess kafka, AtomicBoolean stopped) {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }

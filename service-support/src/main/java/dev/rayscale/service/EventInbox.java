@@ -23,6 +23,11 @@ import org.jboss.logging.Logger;
  * dead letter itself cannot be written (the broker is gone) does the record fail, so that it is read
  * again rather than lost.
  *
+ * <p>Setting aside does not hold up the records behind: up to {@value #PIPELINED_DEAD_LETTERS} dead
+ * letters may be on their way at once, each record acknowledged only once its dead letter is written
+ * (offsets are committed only past acknowledged records, so nothing is skipped). A burst of bad records
+ * then costs the good ones behind it little.
+ *
  * <p>Counts every record in {@code <meter>{outcome=accepted|invalid|unsupported_version|failed}}.
  */
 public final class EventInbox<T extends RayscaleEvent> {
@@ -32,11 +37,13 @@ public final class EventInbox<T extends RayscaleEvent> {
     private static final String INVALID = "invalid";
     private static final String UNSUPPORTED_VERSION = "unsupported_version";
     private static final String FAILED = "failed";
+    static final int PIPELINED_DEAD_LETTERS = 64;
 
     private final EventDeserializer<T> deserializer;
     private final DeadLetters deadLetters;
     private final MeterRegistry registry;
     private final String meter;
+    private final java.util.concurrent.atomic.AtomicInteger deadLettersInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
     public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter) {
         this.deserializer = deserializer;
@@ -76,6 +83,15 @@ public final class EventInbox<T extends RayscaleEvent> {
         });
     }
 
+    /** The event the record holds, if it is one this inbox would accept; nothing is counted or set aside. */
+    public java.util.Optional<T> peek(Message<byte[]> record) {
+        try {
+            return java.util.Optional.of(read(record.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null), record.getPayload()));
+        } catch (RuntimeException | StackOverflowError unreadable) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** The event, with its record's key checked against its cluster: a key is how one cluster's events stay in order. */
     private T read(IncomingKafkaRecordMetadata<?, ?> kafka, byte[] value) {
         Headers headers = kafka == null ? null : kafka.getHeaders();
@@ -91,13 +107,16 @@ public final class EventInbox<T extends RayscaleEvent> {
     private CompletionStage<Void> setAside(Message<byte[]> record, IncomingKafkaRecordMetadata<?, ?> kafka, Throwable reason, String outcome) {
         count(outcome);
         LOG.warnf("record %s set aside on the dead-letter topic: %s", DeadLetters.position(kafka), reason.getMessage());
-        return deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
+        boolean pipelined = deadLettersInFlight.incrementAndGet() <= PIPELINED_DEAD_LETTERS;
+        CompletionStage<Void> settled = deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
+            deadLettersInFlight.decrementAndGet();
             if (failure == null) {
                 return record.ack();
             }
             LOG.errorf(failure, "record %s could not be set aside; it will be read again", DeadLetters.position(kafka));
             return record.nack(failure);
         });
+        return pipelined ? CompletableFuture.completedFuture(null) : settled;
     }
 
     private void count(String outcome) {

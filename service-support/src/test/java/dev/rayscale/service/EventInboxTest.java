@@ -90,17 +90,45 @@ class EventInboxTest {
         assertThat(delivery.nacked()).isTrue();
     }
 
+    /** A burst of bad records costs the good ones behind it little: dead letters are written side by side, each record acked once its own is. */
+    @Test
+    void deadLettersOnTheirWayDoNotHoldUpTheRecordsBehindUpToALimit() {
+        topic.holding.set(true);
+        List<AtomicBoolean> acks = new ArrayList<>();
+        List<CompletionStage<Void>> stages = new ArrayList<>();
+        for (int i = 0; i <= EventInbox.PIPELINED_DEAD_LETTERS; i++) {
+            AtomicBoolean acked = new AtomicBoolean();
+            acks.add(acked);
+            stages.add(inbox.deliver(record("not json".getBytes(StandardCharsets.UTF_8), headers(), "k", acked, new AtomicBoolean()), d -> done()));
+        }
+
+        assertThat(stages.subList(0, EventInbox.PIPELINED_DEAD_LETTERS)).as("the channel moves on at once")
+                .allSatisfy(stage -> assertThat(stage.toCompletableFuture()).isCompleted());
+        assertThat(stages.get(EventInbox.PIPELINED_DEAD_LETTERS).toCompletableFuture()).as("past the limit, it waits").isNotCompleted();
+        assertThat(acks).as("no record is acked before its dead letter is written").noneMatch(AtomicBoolean::get);
+
+        topic.release();
+
+        assertThat(acks).allMatch(AtomicBoolean::get);
+        assertThat(stages.get(EventInbox.PIPELINED_DEAD_LETTERS).toCompletableFuture()).isCompleted();
+    }
+
     private record Delivery(boolean acked, boolean nacked) {
     }
 
     private Delivery deliver(byte[] value, Headers headers, String key, java.util.function.Function<ScaleDecision, CompletionStage<?>> handler) {
         AtomicBoolean acked = new AtomicBoolean();
         AtomicBoolean nacked = new AtomicBoolean();
+        inbox.deliver(record(value, headers, key, acked, nacked), handler).toCompletableFuture().join();
+        return new Delivery(acked.get(), nacked.get());
+    }
+
+    private static Message<byte[]> record(byte[] value, Headers headers, String key, AtomicBoolean acked, AtomicBoolean nacked) {
         IncomingKafkaRecordMetadata<String, byte[]> origin = new IncomingKafkaRecordMetadata<>(
                 new org.apache.kafka.clients.consumer.ConsumerRecord<>("rayscale.decisions", 1, 42, 0L,
                         org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length, key, value, headers,
                         java.util.Optional.empty()), "decisions");
-        Message<byte[]> record = Message.of(value, Metadata.of(origin))
+        return Message.of(value, Metadata.of(origin))
                 .withAck(() -> {
                     acked.set(true);
                     return CompletableFuture.completedFuture(null);
@@ -109,8 +137,6 @@ class EventInboxTest {
                     nacked.set(true);
                     return CompletableFuture.completedFuture(null);
                 });
-        inbox.deliver(record, handler).toCompletableFuture().join();
-        return new Delivery(acked.get(), nacked.get());
     }
 
     private static CompletionStage<Void> done() {
@@ -127,12 +153,20 @@ class EventInboxTest {
         return headers;
     }
 
-    /** A dead-letter topic with a broker's record size limit; it can also be down. */
+    /** A dead-letter topic with a broker's record size limit; it can also be down, or hold its answers until released. */
     private static final class DeadLetterTopic implements Emitter<byte[]> {
         private final int maxRecordBytes;
         final List<byte[]> values = new ArrayList<>();
         final List<Headers> headers = new ArrayList<>();
         final AtomicBoolean down = new AtomicBoolean();
+        final AtomicBoolean holding = new AtomicBoolean();
+        private final List<Message<?>> held = new ArrayList<>();
+
+        void release() {
+            holding.set(false);
+            List.copyOf(held).forEach(Message::ack);
+            held.clear();
+        }
 
         DeadLetterTopic(int maxRecordBytes) {
             this.maxRecordBytes = maxRecordBytes;
@@ -153,7 +187,9 @@ class EventInboxTest {
             for (var header : sent) {
                 size += header.key().length() + (header.value() == null ? 0 : header.value().length);
             }
-            if (down.get()) {
+            if (holding.get()) {
+                held.add(message);
+            } else if (down.get()) {
                 message.nack(new org.apache.kafka.common.errors.TimeoutException("no broker"));
             } else if (size > maxRecordBytes) {
                 message.nack(new RecordTooLargeException("the record is " + size + " bytes"));

@@ -34,18 +34,35 @@ public final class DemoRun implements AutoCloseable {
     private final Consumer<String> out;
     private final Thread progress;
     private final boolean verbose;
+    private final FaultInjector faults;
+    /** Simulated seconds after which {@link #awaitSettled()} gives up: the workload's limit, plus time for each fault. */
+    private final double timeLimit;
     /** What {@code ray status} printed when each decision arrived, by decision id. */
     private final Map<String, String> rayStatus = new ConcurrentHashMap<>();
     private volatile Instant began;
     private volatile boolean closing;
     private volatile boolean stopRequested;
 
+    /**
+     * How a run is made beyond its workload.
+     *
+     * @param verbose print {@code ray status} with each decision
+     * @param faults the faults to inject
+     * @param broker the run's own broker, which {@code broker-restart} kills and resumes; null if the run shares one
+     */
+    public record Options(boolean verbose, List<Fault> faults, BrokerProcess broker) {
+
+        public static Options plain() {
+            return new Options(false, List.of(), null);
+        }
+    }
+
     private DemoRun(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
-            Consumer<String> out, boolean verbose) {
+            Consumer<String> out, Options options) {
         this.workload = workload;
         this.speed = speed;
         this.out = out;
-        this.verbose = verbose;
+        this.verbose = options.verbose();
         Topics.create(bootstrapServers);
         this.simulator = ClusterSimulator.start(workload, clusterName, speed);
         this.logs = workDir.resolve("logs");
@@ -53,18 +70,22 @@ public final class DemoRun implements AutoCloseable {
         this.trail = new AuditTrail(bootstrapServers, simulator.clusterId(), this::printDecision, this::printActuation);
         this.progress = new Thread(this::printProgress, "demo-progress");
         progress.setDaemon(true);
+        this.faults = new FaultInjector(options.faults(), simulator, services, trail, options.broker(), bootstrapServers, out,
+                simulator::seconds);
+        // A fault costs wall-clock time (a broker resuming, a member's session expiring) while the simulated clock runs on.
+        this.timeLimit = workload.maxSeconds() + options.faults().size() * FaultInjector.ALLOWANCE.toSeconds() * speed;
     }
 
     /** Starts everything and the workload's clock; returns once the services are ready. */
     public static DemoRun start(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
             Consumer<String> out) {
-        return start(workload, speed, clusterName, bootstrapServers, root, workDir, out, false);
+        return start(workload, speed, clusterName, bootstrapServers, root, workDir, out, Options.plain());
     }
 
-    /** As {@link #start(Workload, double, String, String, Path, Path, Consumer)}; {@code verbose} prints {@code ray status} with each decision. */
+    /** As {@link #start(Workload, double, String, String, Path, Path, Consumer)}, verbose or with faults. */
     public static DemoRun start(Workload workload, double speed, String clusterName, String bootstrapServers, Path root, Path workDir,
-            Consumer<String> out, boolean verbose) {
-        DemoRun run = new DemoRun(workload, speed, clusterName, bootstrapServers, root, workDir, out, verbose);
+            Consumer<String> out, Options options) {
+        DemoRun run = new DemoRun(workload, speed, clusterName, bootstrapServers, root, workDir, out, options);
         try {
             out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + workDir.resolve("logs") + ")");
             run.services.startAll();
@@ -76,6 +97,7 @@ public final class DemoRun implements AutoCloseable {
             out.accept(String.format(Locale.ROOT, "workload %s started at %.0fx speed: %s", workload.name(), speed,
                     workload.description() == null ? "" : workload.description().trim()));
             run.progress.start();
+            run.faults.start();
             return run;
         } catch (RuntimeException e) {
             run.close();
@@ -104,11 +126,14 @@ public final class DemoRun implements AutoCloseable {
         stopRequested = true;
     }
 
-    /** Waits until the cluster has settled (work done, back to minReplicas), the workload's time is up, or a stop is requested. */
+    /**
+     * Waits until the cluster has settled (work done, back to minReplicas, every injected fault struck and
+     * caught up with), the workload's time (and each fault's allowance) is up, or a stop is requested.
+     */
     public boolean awaitSettled() {
         int settledChecks = 0;
-        while (!simulator.timedOut() && !stopRequested) {
-            settledChecks = simulator.settled() ? settledChecks + 1 : 0;
+        while (simulator.seconds() <= timeLimit && !stopRequested) {
+            settledChecks = simulator.settled() && faults.allCaughtUp() ? settledChecks + 1 : 0;
             if (settledChecks >= 5) {
                 return true;
             }
@@ -122,11 +147,30 @@ public final class DemoRun implements AutoCloseable {
         return false;
     }
 
+    /** The run's figures; first waits a little for results still on their way, so that a slow one does not read as lost. */
     public Summary summary(boolean settled) {
+        awaitTrailComplete(Duration.ofSeconds(15));
         double firstPatch = trail.actuations().stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun())
                 .mapToDouble(a -> simSeconds(a.completedAt())).min().orElse(Double.NaN);
         return Summary.of(workload, simulator.samples(), simulator.rayStats(), simulator.invariants(), trail.decisions(), trail.actuations(),
-                simulator.firstDemandAt(), firstPatch, settled);
+                trail.deadLetters(), simulator.firstDemandAt(), firstPatch, settled, faults.reports(), faults.poisonNotDeadLettered());
+    }
+
+    /** Until every decision has a result and every poison record is set aside, or {@code within} is up. */
+    private void awaitTrailComplete(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline && !stopRequested) {
+            java.util.Set<String> answered = trail.actuations().stream().map(ActuationResult::decisionId).collect(java.util.stream.Collectors.toSet());
+            if (answered.containsAll(trail.decisions().stream().map(ScaleDecision::id).toList()) && faults.poisonNotDeadLettered() == 0) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     public Path writeReport(Path file, Summary summary) {
@@ -217,6 +261,7 @@ public final class DemoRun implements AutoCloseable {
     public void close() {
         closing = true;
         progress.interrupt();
+        faults.close();
         trail.close();
         services.close();
         simulator.close();

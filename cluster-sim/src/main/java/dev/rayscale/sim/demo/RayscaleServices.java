@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -43,8 +42,20 @@ public final class RayscaleServices implements AutoCloseable {
     private final String bootstrapServers;
     private final String apiServer;
     private final String groupSuffix;
-    private final Map<Service, Process> running = new EnumMap<>(Service.class);
-    private final Map<Service, Integer> ports = new EnumMap<>(Service.class);
+    private final Map<Member, Process> running = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Member, Integer> ports = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * One running copy of a service: copy 1 is the service itself; further copies join the same
+     * consumer groups under their own {@code group.instance.id}, as more pods of a Deployment do.
+     */
+    public record Member(Service service, int copy) {
+
+        /** The copy's name, its log file's and its static group membership's: {@code scaling-planner}, {@code scaling-planner-2}. */
+        public String name() {
+            return copy == 1 ? service.module : service.module + "-" + copy;
+        }
+    }
 
     /**
      * @param root the Rayscale checkout (holding the built services)
@@ -57,19 +68,22 @@ public final class RayscaleServices implements AutoCloseable {
         this.apiServer = apiServer;
         this.groupSuffix = groupSuffix;
         // A run's logs are its own: what an earlier run logged must not be read as this one's.
-        for (Service service : Service.values()) {
-            try {
-                Files.deleteIfExists(log(service));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot clear " + log(service), e);
+        try (var old = Files.isDirectory(logs) ? Files.list(logs) : java.util.stream.Stream.<Path>empty()) {
+            for (Path log : old.filter(file -> file.toString().endsWith(".log")).toList()) {
+                Files.delete(log);
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear the logs in " + logs, e);
         }
     }
 
-    /** Starts every service and waits until each reports ready. */
+    /** Starts every service at once and waits until each reports ready. */
     public void startAll() {
         for (Service service : Service.values()) {
-            start(service);
+            launch(new Member(service, 1), List.of());
+        }
+        for (Service service : Service.values()) {
+            awaitReady(new Member(service, 1));
         }
     }
 
@@ -79,43 +93,69 @@ public final class RayscaleServices implements AutoCloseable {
 
     /** Starts one service with extra JVM options (system properties, heap size) and waits until it is ready. */
     public void start(Service service, List<String> options) {
+        start(new Member(service, 1), options);
+    }
+
+    /** Starts a copy of a service (see {@link Member}) and waits until it is ready. */
+    public void start(Member member) {
+        start(member, List.of());
+    }
+
+    private void start(Member member, List<String> options) {
+        launch(member, options);
+        awaitReady(member);
+    }
+
+    private void launch(Member member, List<String> options) {
+        Service service = member.service();
         Path jar = root.resolve(service.module).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build the services first (./mvnw install -DskipTests)");
         }
-        int port = ports.computeIfAbsent(service, s -> freePort());
+        int port = ports.computeIfAbsent(member, s -> freePort());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC",
                 "-Dkafka.bootstrap.servers=" + bootstrapServers,
                 "-Dquarkus.http.host=127.0.0.1",
-                "-Dquarkus.http.port=" + port,
-                "-Dquarkus.kubernetes-client.api-server-url=" + apiServer,
-                "-Dquarkus.kubernetes-client.trust-certs=true",
-                "-Dquarkus.kubernetes-client.namespace=default"));
+                "-Dquarkus.http.port=" + port));
+        // The Kubernetes client's own settings (as from a kubeconfig): Quarkus fixes its properties for them at build time.
+        List<String> apiServerOptions = List.of("-Dkubernetes.master=" + apiServer, "-Dkubernetes.trust.certificates=true",
+                "-Dkubernetes.namespace=default");
         command.addAll(switch (service) {
             case COLLECTOR -> List.of("-Drayscale.collector.poll-interval=250ms", "-Drayscale.collector.heartbeat=1s");
-            case PLANNER -> List.of("-Dmp.messaging.incoming.snapshots.group.id=rayscale-scaling-planner-" + groupSuffix);
-            case ACTUATOR -> List.of("-Dmp.messaging.incoming.decisions.group.id=rayscale-k8s-actuator-" + groupSuffix);
+            // A run's groups are new: they start at the end of the topics, since what earlier runs left on a shared broker is not this run's work.
+            case PLANNER -> List.of("-Dmp.messaging.incoming.snapshots.group.id=" + group(service),
+                    "-Dmp.messaging.incoming.snapshots.auto.offset.reset=latest");
+            case ACTUATOR -> List.of("-Dmp.messaging.incoming.decisions.group.id=" + group(service),
+                    "-Dmp.messaging.incoming.decisions.auto.offset.reset=latest");
         });
+        if (service != Service.PLANNER) {
+            command.addAll(apiServerOptions);
+        }
         command.addAll(options);
         command.addAll(List.of("-jar", jar.toString()));
         try {
             Files.createDirectories(logs);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve(service.module + ".log").toFile()));
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log(member).toFile()));
+            builder.environment().put("RAYSCALE_INSTANCE", member.name());
             // Fewer glibc malloc arenas: the usual setting for a JVM with a small footprint (as in the deploy manifests).
             builder.environment().put("MALLOC_ARENA_MAX", "2");
             Process process = builder.start();
-            running.put(service, process);
+            running.put(member, process);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + service.module, e);
+            throw new UncheckedIOException("cannot start " + member.name(), e);
         }
-        awaitReady(service, port);
     }
 
     /** A clean stop (SIGTERM), as in a rolling update. */
     public void stop(Service service) {
-        Process process = running.remove(service);
+        stop(new Member(service, 1));
+    }
+
+    /** A clean stop (SIGTERM) of one copy: it leaves its consumer groups. */
+    public void stop(Member member) {
+        Process process = running.remove(member);
         if (process == null) {
             return;
         }
@@ -132,7 +172,7 @@ public final class RayscaleServices implements AutoCloseable {
 
     /** A crash (SIGKILL): no chance to commit offsets or finish work. */
     public void kill(Service service) {
-        Process process = running.remove(service);
+        Process process = running.remove(new Member(service, 1));
         if (process != null) {
             process.destroyForcibly();
             try {
@@ -145,36 +185,50 @@ public final class RayscaleServices implements AutoCloseable {
 
     /** The operating-system process id of a running service. */
     public long pid(Service service) {
-        return running.get(service).pid();
+        return running.get(new Member(service, 1)).pid();
     }
 
     /** The HTTP port of a service (health, metrics). */
     public int port(Service service) {
-        return ports.get(service);
+        return ports.get(new Member(service, 1));
     }
 
     public Path log(Service service) {
-        return logs.resolve(service.module + ".log");
+        return log(new Member(service, 1));
+    }
+
+    private Path log(Member member) {
+        return logs.resolve(member.name() + ".log");
+    }
+
+    /** The consumer group of a consuming service in this run. */
+    public String group(Service service) {
+        return switch (service) {
+            case PLANNER -> "rayscale-scaling-planner-" + groupSuffix;
+            case ACTUATOR -> "rayscale-k8s-actuator-" + groupSuffix;
+            case COLLECTOR -> throw new IllegalArgumentException("the demand-collector consumes nothing");
+        };
     }
 
     /** Stops every service at once (each takes its own time to leave its consumer group). */
     @Override
     public void close() {
         running.values().forEach(Process::destroy);
-        for (Service service : List.copyOf(running.keySet())) {
-            stop(service);
+        for (Member member : List.copyOf(running.keySet())) {
+            stop(member);
         }
     }
 
-    private void awaitReady(Service service, int port) {
+    private void awaitReady(Member member) {
+        int port = ports.get(member);
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
                 .timeout(Duration.ofSeconds(2)).build();
         Instant deadline = Instant.now().plus(READY_WITHIN);
         while (Instant.now().isBefore(deadline)) {
-            Process process = running.get(service);
+            Process process = running.get(member);
             if (process == null || !process.isAlive()) {
-                throw new IllegalStateException(service.module + " exited during start-up; see " + log(service));
+                throw new IllegalStateException(member.name() + " exited during start-up; see " + log(member));
             }
             try {
                 if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -184,16 +238,16 @@ public final class RayscaleServices implements AutoCloseable {
                 // not listening yet
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + service.module, e);
+                throw new IllegalStateException("interrupted while waiting for " + member.name(), e);
             }
             try {
                 Thread.sleep(250);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for " + service.module, e);
+                throw new IllegalStateException("interrupted while waiting for " + member.name(), e);
             }
         }
-        throw new IllegalStateException(service.module + " not ready within " + READY_WITHIN + "; see " + log(service));
+        throw new IllegalStateException(member.name() + " not ready within " + READY_WITHIN + "; see " + log(member));
     }
 
     private static int freePort() {

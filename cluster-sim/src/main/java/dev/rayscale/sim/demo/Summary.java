@@ -9,8 +9,13 @@ import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.RaySim;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The figures of one run, in simulated seconds.
@@ -22,6 +27,13 @@ import java.util.Locale;
  * @param busyDeletions pods deleted by anyone while their raylet ran work
  * @param gcsCrashes GCS processes a client's read made exit
  * @param operatorDeletions pods the KubeRay operator deleted by its own choice
+ * @param outcomes actuation results by outcome
+ * @param appliedTwice decisions with more than one APPLIED result
+ * @param lost decisions that got no result at all
+ * @param deadLettered records the planner and the actuator set aside for this cluster, by poison kind (or by cause, for
+ *     others); a record set aside twice (read again after a crash) counts once
+ * @param poisonNotDeadLettered poison records that landed on a topic but not on a dead-letter topic with a reason
+ * @param faults what each injected fault did
  */
 public record Summary(
         int peakWorkers,
@@ -39,11 +51,17 @@ public record Summary(
         long drainsRejected,
         long completedTasks,
         int infeasible,
-        boolean settled) {
+        boolean settled,
+        Map<Outcome, Integer> outcomes,
+        int appliedTwice,
+        int lost,
+        Map<String, Integer> deadLettered,
+        long poisonNotDeadLettered,
+        List<FaultReport> faults) {
 
     static Summary of(Workload workload, List<Sample> samples, RaySim.Stats ray, ClusterSimulator.Invariants invariants,
-            List<ScaleDecision> decisions,
-            List<ActuationResult> actuations, double firstDemandAt, double firstPatchAt, boolean settled) {
+            List<ScaleDecision> decisions, List<ActuationResult> actuations, List<AuditTrail.DeadLetter> deadLetters,
+            double firstDemandAt, double firstPatchAt, boolean settled, List<FaultReport> faults, long poisonNotDeadLettered) {
         int peak = samples.stream().mapToInt(Sample::registeredWorkers).max().orElse(0);
         int last = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).workerPods();
         double capacity = samples.stream().filter(s -> s.seconds() > firstDemandAt && s.pendingTasks() == 0 && s.runningTasks() > 0)
@@ -57,8 +75,35 @@ public record Summary(
         long rejected = actuations.stream().flatMap(a -> a.groups().stream()).mapToLong(g -> g.drainRejected().size()).sum();
         int infeasible = decisions.isEmpty() ? 0 : decisions.get(decisions.size() - 1).infeasible().size();
         int patches = (int) actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun()).count();
+        Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
+        actuations.forEach(a -> outcomes.merge(a.outcome(), 1, Integer::sum));
+        Map<String, Long> applied = actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun())
+                .collect(Collectors.groupingBy(ActuationResult::decisionId, Collectors.counting()));
+        Set<String> answered = actuations.stream().map(ActuationResult::decisionId).collect(Collectors.toSet());
+        Map<String, Integer> setAside = new TreeMap<>();
+        // A record read again after a crash is set aside again: one record, counted once.
+        Set<String> counted = new java.util.HashSet<>();
+        deadLetters.stream().filter(letter -> counted.add(letter.topic() + "-" + letter.partition() + "@" + letter.offset()))
+                .forEach(letter -> setAside.merge(letter.poisonKind() != null ? letter.poisonKind()
+                : letter.cause() == null ? "unknown" : letter.cause().substring(letter.cause().lastIndexOf('.') + 1), 1, Integer::sum));
         return new Summary(peak, last, invariants.busyDeletions(), invariants.gcsCrashes(), invariants.operatorDeletions(), firstPatchAt - firstDemandAt, capacity, workerSeconds,
-                idealWorkerSeconds(workload), decisions.size(), patches, accepted, rejected, ray.completedTasks(), infeasible, settled);
+                idealWorkerSeconds(workload), decisions.size(), patches, accepted, rejected, ray.completedTasks(), infeasible, settled,
+                Map.copyOf(outcomes), (int) applied.values().stream().filter(n -> n > 1).count(),
+                (int) decisions.stream().filter(d -> !answered.contains(d.id())).count(), Map.copyOf(setAside), poisonNotDeadLettered,
+                List.copyOf(faults));
+    }
+
+    /** Every record set aside. */
+    public int deadLetteredTotal() {
+        return deadLettered.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * True if the run survived its faults: nothing applied twice, no decision without a result, every poison
+     * record set aside with a reason, and every fault struck and was caught up with.
+     */
+    public boolean faultsSurvived() {
+        return appliedTwice == 0 && lost == 0 && poisonNotDeadLettered == 0 && faults.stream().allMatch(f -> f.struck() && f.recovered());
     }
 
     /** Task-seconds weighted by the share of the first group's node each task takes (its scarcest resource). */
@@ -94,8 +139,9 @@ public record Summary(
     /** The machine-readable last line of {@code ./rayscale demo}; a time never reached is -1. */
     public String line() {
         return String.format(Locale.ROOT, "demo: peak_workers=%d final_workers=%d busy_deletions=%d time_to_capacity_s=%.0f gcs_crashes=%d "
-                + "operator_deletions=%d", peakWorkers, finalWorkers, busyDeletions, Double.isNaN(timeToCapacitySeconds) ? -1 : timeToCapacitySeconds,
-                gcsCrashes, operatorDeletions);
+                + "operator_deletions=%d applied_twice=%d lost=%d dlq=%d", peakWorkers, finalWorkers, busyDeletions,
+                Double.isNaN(timeToCapacitySeconds) ? -1 : timeToCapacitySeconds, gcsCrashes, operatorDeletions, appliedTwice, lost,
+                deadLetteredTotal());
     }
 
     /** True if no invariant was broken: no busy pod deleted, no GCS crashed, no pod chosen by the operator. */

@@ -24,16 +24,23 @@ public sealed interface Verdict {
     record Stale(String reason, boolean superseded) implements Verdict {
     }
 
-    /** What needs no RayCluster: expiry. */
-    public static Verdict ofTime(ScaleDecision decision, Instant now) {
+    /**
+     * What needs no RayCluster: expiry, and {@code newer}, a decision for the same cluster from a newer
+     * snapshot already delivered (null if none): a backlog is worked through by its newest decisions only.
+     */
+    public static Verdict beforeReading(ScaleDecision decision, ScaleDecision newer, Instant now) {
         if (now.isAfter(decision.expiresAt())) {
             return new Stale("expired at " + decision.expiresAt() + ", now " + now, false);
+        }
+        if (newer != null && newer.snapshotSequence() > decision.snapshotSequence()) {
+            return new Stale("superseded by decision " + newer.id() + " from the newer snapshot " + newer.snapshotSequence()
+                    + ", delivered with it", true);
         }
         return new Fresh();
     }
 
     public static Verdict of(ScaleDecision decision, ObservedCluster cluster, Instant now) {
-        Verdict time = ofTime(decision, now);
+        Verdict time = beforeReading(decision, null, now);
         if (time instanceof Stale) {
             return time;
         }

@@ -1,4 +1,4 @@
-package dev.rayscale.cli;
+package dev.rayscale.sim.demo;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,28 +8,42 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-/** A real Kafka broker as a local process (scripts/kafka-broker.sh), on a port of the command's own. */
-final class LocalKafka implements AutoCloseable {
-
-    static final int PORT = 19192;
+/**
+ * A real Kafka broker as a local process (scripts/kafka-broker.sh), on a port and in a folder of the
+ * caller's own; it can be crashed (SIGKILL) and resumed on the same data, as a broker restart is.
+ */
+public final class BrokerProcess implements AutoCloseable {
 
     private final Path root;
-    private final Path work;
+    private final Path folder;
+    private final int port;
     private final String bootstrapServers;
     private boolean stopped;
 
-    private LocalKafka(Path root, Path work) {
+    private BrokerProcess(Path root, Path folder, int port) {
         this.root = root;
-        this.work = work;
+        this.folder = folder;
+        this.port = port;
         this.bootstrapServers = run("start").trim();
     }
 
-    static LocalKafka start(Path root, Path work) {
-        return new LocalKafka(root, work);
+    /** A fresh broker on {@code port}, its data in {@code folder}. */
+    public static BrokerProcess start(Path root, Path folder, int port) {
+        return new BrokerProcess(root, folder, port);
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /** SIGKILL: no chance to flush or hand over; the data on disk stays. */
+    public synchronized void crash() {
+        run("kill");
+    }
+
+    /** Starts again on the data a crash left. */
+    public synchronized void resume() {
+        run("resume");
     }
 
     @Override
@@ -43,8 +57,8 @@ final class LocalKafka implements AutoCloseable {
     private String run(String action) {
         ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("scripts/kafka-broker.sh").toString(), action)
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
-        builder.environment().put("RAYSCALE_KAFKA_PORT", String.valueOf(PORT));
-        builder.environment().put("RAYSCALE_KAFKA_DIR", work.resolve("kafka").toString());
+        builder.environment().put("RAYSCALE_KAFKA_PORT", String.valueOf(port));
+        builder.environment().put("RAYSCALE_KAFKA_DIR", folder.toString());
         try {
             Process process = builder.start();
             String output;

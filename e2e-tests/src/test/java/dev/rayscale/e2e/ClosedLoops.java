@@ -1,0 +1,72 @@
+package dev.rayscale.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.Outcome;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.sim.Workload;
+import dev.rayscale.sim.demo.DemoRun;
+import dev.rayscale.sim.demo.Summary;
+import dev.rayscale.testsupport.TestKafka;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** Starting closed-loop runs, and what every run must show. */
+final class ClosedLoops {
+
+    static final Path ROOT = Path.of(System.getProperty("rayscale.home", "..")).toAbsolutePath().normalize();
+
+    private ClosedLoops() {
+    }
+
+    /** A run on the test broker, its cluster named uniquely so that other runs' records on the broker are not read as its own. */
+    static DemoRun start(Workload workload, double speed, String cluster) throws Exception {
+        return start(workload, speed, cluster, TestKafka.bootstrapServers(), DemoRun.Options.plain());
+    }
+
+    static DemoRun start(Workload workload, double speed, String cluster, String bootstrapServers, DemoRun.Options options)
+            throws Exception {
+        String unique = cluster + "-" + Long.toHexString(System.nanoTime()).substring(8);
+        return DemoRun.start(workload, speed, unique, bootstrapServers, ROOT, Files.createTempDirectory("rayscale-e2e"),
+                System.out::println, options);
+    }
+
+    /** Every actuation names a decision that was published, and every decision a snapshot that was. */
+    static void assertAuditChainComplete(DemoRun run) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> run.trail().actuations().size() >= run.trail().decisions().size());
+        Set<String> snapshots = new HashSet<>(run.trail().snapshotIds());
+        Set<String> decisions = run.trail().decisions().stream().map(ScaleDecision::id).collect(Collectors.toSet());
+        assertThat(run.trail().decisions()).allSatisfy(decision -> assertThat(snapshots).contains(decision.snapshotId()));
+        assertThat(run.trail().actuations()).allSatisfy(result -> {
+            assertThat(decisions).contains(result.decisionId());
+            assertThat(snapshots).contains(result.snapshotId());
+        });
+        assertThat(run.trail().actuations().stream().map(ActuationResult::decisionId).collect(Collectors.toSet()))
+                .as("every decision got a result").containsAll(decisions);
+    }
+
+    /** Every closed-loop run: no pod deleted while it ran work, no GCS crashed, no pod chosen by the operator, no unexpected ERROR. */
+    static void assertHealthy(DemoRun run) {
+        assertInvariantsHeld(run.summary(true));
+        assertThat(run.unexpectedErrors()).as("ERROR lines the services logged, not on the allow-list").isEmpty();
+    }
+
+    static void assertInvariantsHeld(Summary summary) {
+        assertThat(summary.busyDeletions()).as("pods deleted, by anyone, while they ran work").isZero();
+        assertThat(summary.gcsCrashes()).as("GCS processes a Rayscale read made exit").isZero();
+        assertThat(summary.operatorDeletions()).as("pods the operator deleted by its own choice").isZero();
+    }
+
+    static void assertNoDecisionAppliedTwice(List<ActuationResult> actuations) {
+        List<String> applied = actuations.stream().filter(a -> a.outcome() == Outcome.APPLIED).map(ActuationResult::decisionId).toList();
+        assertThat(applied).doesNotHaveDuplicates();
+    }
+
+}
