@@ -28,15 +28,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class FaultsTest {
 
+    /** Each fault, the three kills in one run (a service each, at its own moment), and all of them at once. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"poison", "broker-restart", "kill=collector", "kill=planner", "kill=actuator", "api-faults", "gcs-outage",
+    @ValueSource(strings = {"poison", "broker-restart", "kill=collector kill=planner kill=actuator", "api-faults", "gcs-outage",
             "gcs-hang", "rebalance", "all"})
     void theWalkthroughSurvives(String spec) throws Exception {
-        List<Fault> faults = Fault.parse(spec);
+        List<Fault> faults = Arrays.stream(spec.split(" ")).flatMap(one -> Fault.parse(one).stream()).toList();
         boolean restartsTheBroker = faults.stream().anyMatch(fault -> fault.kind() == Fault.Kind.BROKER_RESTART);
         // A broker this test may kill is its own; the others share the test broker.
         try (BrokerProcess broker = restartsTheBroker ? BrokerProcess.start(ClosedLoops.ROOT, Files.createTempDirectory("rayscale-broker"), freePort()) : null;
-                DemoRun run = ClosedLoops.start(Workload.shipped("walkthrough"), 20, "e2e-" + spec.replace('=', '-'),
+                DemoRun run = ClosedLoops.start(Workload.shipped("walkthrough"), 20, "e2e-" + spec.split("[= ]")[0],
                         broker != null ? broker.bootstrapServers() : TestKafka.bootstrapServers(), new DemoRun.Options(false, faults, broker))) {
             boolean settled = run.awaitSettled();
             Summary summary = run.summary(settled);

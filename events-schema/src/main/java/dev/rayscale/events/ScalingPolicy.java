@@ -15,6 +15,7 @@ import java.math.BigDecimal;
  *     absent means the planner's default
  * @param replaceStuckPods whether a stuck pod is deleted so that the operator creates a new one
  * @param suspended {@code spec.suspend}: a suspended cluster is never scaled
+ * @param packing how demand is packed onto nodes ({@code rayscale.dev/packing}); absent means the planner's default
  */
 public record ScalingPolicy(
         UpscalingMode upscalingMode,
@@ -24,7 +25,8 @@ public record ScalingPolicy(
         Integer maxPendingLaunches,
         Long pendingPodPatienceSeconds,
         boolean replaceStuckPods,
-        boolean suspended) {
+        boolean suspended,
+        Packing packing) {
 
     /** KubeRay's default idle timeout. */
     public static final long DEFAULT_IDLE_TIMEOUT_SECONDS = 60;
@@ -37,8 +39,20 @@ public record ScalingPolicy(
         }
     }
 
+    public ScalingPolicy(UpscalingMode upscalingMode, BigDecimal upscalingSpeed, long idleTimeoutSeconds, Integer maxWorkers,
+            Integer maxPendingLaunches, Long pendingPodPatienceSeconds, boolean replaceStuckPods, boolean suspended) {
+        this(upscalingMode, upscalingSpeed, idleTimeoutSeconds, maxWorkers, maxPendingLaunches, pendingPodPatienceSeconds, replaceStuckPods,
+                suspended, null);
+    }
+
     /** KubeRay's defaults: Default mode, 60 s idle timeout, nothing else set. */
     public static ScalingPolicy defaults() {
         return new ScalingPolicy(UpscalingMode.DEFAULT, null, DEFAULT_IDLE_TIMEOUT_SECONDS, null, null, null, false, false);
+    }
+
+    /** The same policy with {@code packing}. */
+    public ScalingPolicy withPacking(Packing packing) {
+        return new ScalingPolicy(upscalingMode, upscalingSpeed, idleTimeoutSeconds, maxWorkers, maxPendingLaunches, pendingPodPatienceSeconds,
+                replaceStuckPods, suspended, packing);
     }
 }

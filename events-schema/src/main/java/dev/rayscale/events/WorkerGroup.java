@@ -1,6 +1,7 @@
 package dev.rayscale.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 
@@ -19,6 +20,9 @@ import java.util.Map;
  *     operator still counts them towards the group's size (fact B6.28)
  * @param launchFailure why the operator cannot create this group's pods (its ReplicaFailure condition,
  *     fact B9.34); absent while pods can be created
+ * @param nodeCost what one node of the group costs, in any unit the cluster's groups share (say, price per
+ *     hour), from {@code rayscale.dev/node-cost} on the group's pod template; absent means a default from its
+ *     resources
  */
 public record WorkerGroup(
         String name,
@@ -33,7 +37,8 @@ public record WorkerGroup(
         Long idleTimeoutSeconds,
         boolean suspended,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> terminatingPods,
-        String launchFailure) {
+        String launchFailure,
+        BigDecimal nodeCost) {
 
     public WorkerGroup {
         Fields.requiredText(name, "workerGroups.name");
@@ -46,11 +51,21 @@ public record WorkerGroup(
         labels = Fields.labels(labels);
         workersToDelete = Fields.list(workersToDelete);
         terminatingPods = Fields.list(terminatingPods);
+        if (nodeCost != null && nodeCost.signum() <= 0) {
+            throw new IllegalArgumentException("workerGroups.nodeCost must be positive, was " + nodeCost);
+        }
+    }
+
+    public WorkerGroup(String name, int index, int replicas, int minReplicas, int maxReplicas, int numOfHosts, Resources resources,
+            Map<String, String> labels, List<String> workersToDelete, Long idleTimeoutSeconds, boolean suspended, List<String> terminatingPods,
+            String launchFailure) {
+        this(name, index, replicas, minReplicas, maxReplicas, numOfHosts, resources, labels, workersToDelete, idleTimeoutSeconds,
+                suspended, terminatingPods, launchFailure, null);
     }
 
     public WorkerGroup(String name, int index, int replicas, int minReplicas, int maxReplicas, int numOfHosts, Resources resources,
             Map<String, String> labels, List<String> workersToDelete, Long idleTimeoutSeconds, boolean suspended) {
         this(name, index, replicas, minReplicas, maxReplicas, numOfHosts, resources, labels, workersToDelete, idleTimeoutSeconds,
-                suspended, List.of(), null);
+                suspended, List.of(), null, null);
     }
 }

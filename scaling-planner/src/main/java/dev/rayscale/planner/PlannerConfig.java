@@ -1,5 +1,6 @@
 package dev.rayscale.planner;
 
+import dev.rayscale.events.Packing;
 import dev.rayscale.planner.core.PlannerSettings;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -32,7 +33,14 @@ public interface PlannerConfig {
     @WithDefault("${quarkus.application.version:dev}")
     String version();
 
+    /**
+     * How demand is packed where a cluster does not say ({@code rayscale.dev/packing}): {@code ray}, as Ray v2
+     * does, or {@code economical}, which then gives up or swaps newly opened nodes where that costs less.
+     */
+    @WithDefault("ray")
+    Packing packing();
+
     default PlannerSettings settings() {
-        return new PlannerSettings(decisionTtl(), maxPendingLaunches(), pendingPodPatience(), version());
+        return new PlannerSettings(decisionTtl(), maxPendingLaunches(), pendingPodPatience(), version(), packing());
     }
 }

@@ -1,10 +1,14 @@
 package dev.rayscale.collector.assembly;
 
+import dev.rayscale.events.Packing;
 import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.UpscalingMode;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.AutoscalerOptions;
 import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -19,6 +23,9 @@ public final class ClusterPolicy {
     public static final String MAX_PENDING_LAUNCHES = ANNOTATION_PREFIX + "max-pending-launches";
     public static final String PENDING_POD_PATIENCE = ANNOTATION_PREFIX + "pending-pod-patience-seconds";
     public static final String REPLACE_STUCK_PODS = ANNOTATION_PREFIX + "replace-stuck-pods";
+    public static final String PACKING = ANNOTATION_PREFIX + "packing";
+    /** On a worker group's pod template: what one of its nodes costs. */
+    public static final String NODE_COST = ANNOTATION_PREFIX + "node-cost";
 
     private ClusterPolicy() {
     }
@@ -35,7 +42,30 @@ public final class ClusterPolicy {
                 annotation(annotations, MAX_PENDING_LAUNCHES, Integer::valueOf),
                 annotation(annotations, PENDING_POD_PATIENCE, Long::valueOf),
                 Boolean.parseBoolean(annotations.getOrDefault(REPLACE_STUCK_PODS, "false")),
-                Boolean.TRUE.equals(cluster.getSpec().getSuspend()));
+                Boolean.TRUE.equals(cluster.getSpec().getSuspend()),
+                annotation(annotations, PACKING, ClusterPolicy::packing));
+    }
+
+    /** What one node of a worker group costs, from its pod template's annotation; null if not given. */
+    public static BigDecimal nodeCost(PodTemplateSpec template) {
+        Map<String, String> annotations = template == null || template.getMetadata() == null || template.getMetadata().getAnnotations() == null
+                ? Map.of() : template.getMetadata().getAnnotations();
+        return annotation(annotations, NODE_COST, value -> {
+            BigDecimal cost = new BigDecimal(value);
+            if (cost.signum() <= 0) {
+                throw new IllegalArgumentException("a node's cost must be positive");
+            }
+            return cost;
+        });
+    }
+
+    private static Packing packing(String value) {
+        try {
+            return Packing.valueOf(value.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("expected one of " + Arrays.stream(Packing.values())
+                    .map(packing -> packing.name().toLowerCase(Locale.ROOT)).toList());
+        }
     }
 
     private static UpscalingMode mode(AutoscalerOptions options) {

@@ -141,7 +141,7 @@ public final class SnapshotAssembler {
                     shape.resources(), shape.labels(), workersToDelete,
                     spec.getIdleTimeoutSeconds() == null ? null : spec.getIdleTimeoutSeconds().longValue(),
                     Boolean.TRUE.equals(spec.getSuspend()), terminatingPods(pods, spec.getGroupName()),
-                    launchFailures.get(spec.getGroupName())));
+                    launchFailures.get(spec.getGroupName()), ClusterPolicy.nodeCost(spec.getTemplate())));
         }
         return groups;
     }

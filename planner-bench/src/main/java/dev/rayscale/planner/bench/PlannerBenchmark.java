@@ -1,6 +1,7 @@
 package dev.rayscale.planner.bench;
 
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.Packing;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.planner.core.Planner;
 import dev.rayscale.planner.core.PlannerSettings;
@@ -19,7 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One plan of a generated cluster, single-threaded. Sizes: nodes / pending demands (in 20 shapes), or
- * nodes / placement groups of 4 bundles with mixed strategies; five worker types each.
+ * nodes / placement groups of 4 bundles with mixed strategies; five worker types each; Ray's packing and
+ * economical packing.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -32,12 +34,16 @@ public class PlannerBenchmark {
     @Param({"100n-1k", "1kn-10k", "2kn-100k", "100n-1kpg"})
     public String workload;
 
+    @Param({"ray", "economical"})
+    public String packing;
+
     private ClusterSnapshot snapshot;
-    private final Planner planner = new Planner(PlannerSettings.defaults("bench"));
+    private Planner planner;
 
     @Setup
     public void generate() {
         snapshot = Workloads.named(workload);
+        planner = new Planner(PlannerSettings.defaults("bench").withPacking(Packing.valueOf(packing.toUpperCase(java.util.Locale.ROOT))));
     }
 
     @Benchmark

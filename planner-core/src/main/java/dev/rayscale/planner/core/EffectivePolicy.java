@@ -1,6 +1,7 @@
 package dev.rayscale.planner.core;
 
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.Packing;
 import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
@@ -25,7 +26,8 @@ record EffectivePolicy(
         Duration pendingPodPatience,
         boolean replaceStuckPods,
         boolean suspended,
-        Duration decisionTtl) {
+        Duration decisionTtl,
+        Packing packing) {
 
     /** KubeRay's Conservative mode is Ray's upscaling speed 1. */
     private static final BigDecimal CONSERVATIVE_SPEED = BigDecimal.ONE;
@@ -43,7 +45,8 @@ record EffectivePolicy(
                         : settings.pendingPodPatience(),
                 policy.replaceStuckPods(),
                 policy.suspended(),
-                settings.decisionTtl());
+                settings.decisionTtl(),
+                policy.packing() != null ? policy.packing() : settings.packing());
     }
 
     /**
@@ -63,6 +66,13 @@ record EffectivePolicy(
                 .append(";ttl=").append(decisionTtl.toMillis());
         for (WorkerGroup group : snapshot.workerGroups()) {
             canonical.append(";group:").append(group.name()).append(":idle=").append(group.idleTimeoutSeconds());
+        }
+        // Said only when not Ray's, so that the hashes of decisions recorded before packing was a choice stay as they were.
+        if (packing != Packing.RAY) {
+            canonical.append(";packing=").append(packing);
+            for (WorkerGroup group : snapshot.workerGroups()) {
+                canonical.append(";group:").append(group.name()).append(":cost=").append(NodeCost.of(group).toPlainString());
+            }
         }
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(canonical.toString().getBytes(StandardCharsets.UTF_8));

@@ -1,13 +1,14 @@
 package dev.rayscale.planner.core;
 
+import dev.rayscale.events.Resources;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Bin-packing as Ray's autoscaler does it. Requests go, in Ray's order (largest first), first-fit
- * onto the nodes that exist, then onto the nodes on their way; what is left opens new nodes, one
- * replica at a time, of the group whose fresh node Ray's score ranks best for the remaining requests
- * (ties go to the group listed first in the RayCluster).
+ * Bin-packing as Ray v2's autoscaler does it. Requests go, in Ray's order (largest first), onto the
+ * nodes that exist and the nodes on their way, the best-scoring node first ({@link BestNodeFit}); what
+ * is left opens new nodes, one replica at a time, of the group whose fresh node Ray's score ranks best
+ * for the remaining requests (ties go to the group listed first in the RayCluster).
  *
  * <p>Requests are kept grouped by shape: placing {@code n} copies of a shape costs one division per
  * resource kind, not {@code n} steps. Opening new nodes is batched: while the remaining counts are
@@ -19,19 +20,111 @@ final class Packer {
 
     private final Plan plan;
     private final int gpu;
+    /** Per pool, the demand's smallest shapes: a node none of them fits takes nothing more in this plan. */
+    private final long[][][] smallest;
+    /** Per pool, the known nodes in list order that may still take something, and how many added nodes they include. */
+    private final List<List<Node>> roomy = new ArrayList<>();
+    private final int[] addedSeen = new int[Pool.values().length];
 
     Packer(Plan plan) {
         this.plan = plan;
         this.gpu = plan.index.gpu();
+        this.smallest = new long[Pool.values().length][][];
+        List<Resources> demand = new ArrayList<>();
+        plan.snapshot.demand().tasks().forEach(task -> demand.add(task.shape()));
+        plan.snapshot.demand().gangs().forEach(gang -> demand.addAll(gang.bundles()));
+        smallest[Pool.DEMAND.ordinal()] = smallest(demand);
+        List<Resources> claims = new ArrayList<>();
+        plan.snapshot.demand().constraints().forEach(constraint -> constraint.bundles().forEach(bundle -> claims.add(bundle.shape())));
+        smallest[Pool.CONSTRAINT.ordinal()] = smallest(claims);
     }
 
-    /** Places what it can of {@code requests} onto the nodes that exist and the nodes on their way. */
+    /** Places what it can of {@code requests} onto the nodes that exist and the nodes on their way, as Ray v2 does. */
     void placeOnKnownNodes(List<Request> requests, Ledger ledger) {
-        firstFit(requests, plan.running, ledger);
-        firstFit(requests, plan.waiting, ledger);
+        BestNodeFit.place(requests, roomyNodes(ledger), ledger, gpu);
     }
 
-    void firstFit(List<Request> requests, List<Node> nodes, Ledger ledger) {
+    /**
+     * The known nodes, in list order, that could take a copy of some demand. What is free on a node only
+     * shrinks once committed, so a node found exhausted between trials is dropped for good; scanning every
+     * node for every placement group would cost more than placing it.
+     */
+    private List<Node> roomyNodes(Ledger ledger) {
+        int p = ledger.pool().ordinal();
+        while (roomy.size() <= p) {
+            roomy.add(null);
+        }
+        List<Node> nodes = roomy.get(p);
+        if (nodes == null) {
+            nodes = new ArrayList<>(plan.running);
+            nodes.addAll(plan.waiting);
+            roomy.set(p, nodes);
+            addedSeen[p] = plan.added.size();
+        }
+        for (; addedSeen[p] < plan.added.size(); addedSeen[p]++) {
+            nodes.add(plan.added.get(addedSeen[p]));
+        }
+        boolean settled = ledger.isEmpty();
+        List<Node> known = new ArrayList<>(nodes.size());
+        int kept = 0;
+        for (int i = 0; i < nodes.size(); i++) {
+            Node node = nodes.get(i);
+            boolean exhausted = node.removed || node.exhausted(ledger.pool(), smallest[p]);
+            if (!exhausted) {
+                known.add(node);
+            }
+            if (!exhausted || !settled) {
+                nodes.set(kept++, node);
+            }
+        }
+        nodes.subList(kept, nodes.size()).clear();
+        return known;
+    }
+
+    /** The shapes no other shape fits inside: whatever fits none of them fits no shape at all. */
+    private long[][] smallest(List<Resources> shapes) {
+        List<long[]> vectors = shapes.stream().distinct().map(plan.index::vector).toList();
+        List<long[]> minimal = new ArrayList<>();
+        for (long[] shape : vectors) {
+            boolean covered = false;
+            for (long[] other : vectors) {
+                if (other != shape && within(other, shape) && (!within(shape, other) || vectors.indexOf(other) < vectors.indexOf(shape))) {
+                    covered = true;
+                    break;
+                }
+            }
+            if (!covered) {
+                minimal.add(shape);
+            }
+        }
+        return minimal.toArray(long[][]::new);
+    }
+
+    /** True if {@code inner} is at most {@code outer} in every kind. */
+    private static boolean within(long[] inner, long[] outer) {
+        for (int kind = 0; kind < inner.length; kind++) {
+            if (inner[kind] > outer[kind]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** As {@link #placeOnKnownNodes(List, Ledger)}, onto {@code nodes} only. */
+    void placeOn(List<Request> requests, List<Node> nodes, Ledger ledger) {
+        BestNodeFit.place(requests, nodes, ledger, gpu);
+    }
+
+    /** Opens one replica of {@code group} for tasks, fills it with {@code requests}, and returns its nodes. */
+    List<Node> openFilled(Group group, List<Request> requests, Ledger ledger) {
+        List<Node> hosts = plan.open(group, Group.Need.TASKS);
+        ledger.opened(group, Group.Need.TASKS, hosts.size());
+        fill(requests, hosts, ledger);
+        return hosts;
+    }
+
+    /** Fills the hosts of a replica just opened, in turn. */
+    private static void fill(List<Request> requests, List<Node> nodes, Ledger ledger) {
         for (Request request : requests) {
             for (int i = 0; i < nodes.size() && request.count > 0; i++) {
                 Node node = nodes.get(i);
@@ -85,7 +178,7 @@ final class Packer {
             for (int r = 0; r < granted; r++) {
                 List<Node> hosts = plan.open(best.group, need);
                 ledger.opened(best.group, need, hosts.size());
-                firstFit(requests, hosts, ledger);
+                fill(requests, hosts, ledger);
             }
         }
     }
@@ -125,8 +218,8 @@ final class Packer {
         }
     }
 
-    private void place(Request request, Node node, long copies, Ledger ledger) {
-        ledger.took(node, request.shape, copies);
+    static void place(Request request, Node node, long copies, Ledger ledger) {
+        ledger.took(node, request, copies);
         request.count -= copies;
         if (request.spreadGang >= 0) {
             node.lastGang = request.spreadGang;

@@ -34,10 +34,13 @@ final class Plan {
     final List<Node> running = new ArrayList<>();
     /** Pods not yet registered, then replicas asked for without pods, then nodes this plan adds. */
     final List<Node> waiting = new ArrayList<>();
+    /** Every node this plan added, in order, also those given up or rolled back since ({@link Node#removed}). */
+    final List<Node> added = new ArrayList<>();
 
     final List<InfeasibleDemand> infeasible = new ArrayList<>();
     final List<StuckPod> stuckPods = new ArrayList<>();
     final List<String> reasons = new ArrayList<>();
+    private final Map<Group, java.math.BigDecimal> costs = new java.util.HashMap<>();
 
     private Plan(ClusterSnapshot snapshot, EffectivePolicy policy) {
         this.snapshot = snapshot;
@@ -135,11 +138,18 @@ final class Plan {
         List<Node> hosts = new ArrayList<>(group.hosts);
         for (int i = 0; i < group.hosts; i++) {
             Node node = Node.empty(Node.Origin.NEW, group);
+            node.openedFor = need;
             waiting.add(node);
+            added.add(node);
             hosts.add(node);
         }
         group.add(need, 1);
         return hosts;
+    }
+
+    /** What one node of {@code group} costs ({@link NodeCost}). */
+    java.math.BigDecimal cost(Group group) {
+        return costs.computeIfAbsent(group, g -> NodeCost.of(g.spec));
     }
 
     /** Worker nodes the plan ends with, against the cluster-wide cap. */

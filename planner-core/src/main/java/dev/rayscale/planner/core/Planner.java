@@ -18,8 +18,9 @@ import dev.rayscale.events.SourceStatus;
  *   <li>pods waiting too long for a node are reported, and replaced if the policy says so;</li>
  *   <li>{@code request_resources} constraints against total capacity, all or nothing;</li>
  *   <li>placement groups, each all or nothing;</li>
- *   <li>tasks and actors, first-fit onto existing then pending nodes, then new nodes chosen by Ray's
- *       score, held to the upscaling limits;</li>
+ *   <li>tasks and actors, onto the best-scoring existing or pending node in turn, then new nodes chosen
+ *       by Ray's score, held to the upscaling limits; with economical packing, the new nodes made
+ *       cheaper where the same demand fits;</li>
  *   <li>idle replicas past their timeout, longest idle first, down to minReplicas;</li>
  *   <li>replicas whose pods cannot be created are given back once no demand waits for them.</li>
  * </ol>

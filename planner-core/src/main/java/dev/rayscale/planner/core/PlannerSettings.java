@@ -1,5 +1,6 @@
 package dev.rayscale.planner.core;
 
+import dev.rayscale.events.Packing;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -12,8 +13,9 @@ import java.util.Objects;
  * @param pendingPodPatience how long a worker pod may wait for a Kubernetes node before it is reported
  *     stuck (the cluster-autoscaler's own provisioning limit is 15 minutes)
  * @param version the planner version written into every decision
+ * @param packing how demand is packed where a cluster does not say ({@code rayscale.dev/packing})
  */
-public record PlannerSettings(Duration decisionTtl, int maxPendingLaunches, Duration pendingPodPatience, String version) {
+public record PlannerSettings(Duration decisionTtl, int maxPendingLaunches, Duration pendingPodPatience, String version, Packing packing) {
 
     public static final Duration DEFAULT_DECISION_TTL = Duration.ofSeconds(30);
     public static final int DEFAULT_MAX_PENDING_LAUNCHES = 100;
@@ -23,6 +25,7 @@ public record PlannerSettings(Duration decisionTtl, int maxPendingLaunches, Dura
         Objects.requireNonNull(decisionTtl, "decisionTtl");
         Objects.requireNonNull(pendingPodPatience, "pendingPodPatience");
         Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(packing, "packing");
         if (decisionTtl.isNegative() || decisionTtl.isZero()) {
             throw new IllegalArgumentException("decisionTtl must be positive");
         }
@@ -32,6 +35,11 @@ public record PlannerSettings(Duration decisionTtl, int maxPendingLaunches, Dura
     }
 
     public static PlannerSettings defaults(String version) {
-        return new PlannerSettings(DEFAULT_DECISION_TTL, DEFAULT_MAX_PENDING_LAUNCHES, DEFAULT_PENDING_POD_PATIENCE, version);
+        return new PlannerSettings(DEFAULT_DECISION_TTL, DEFAULT_MAX_PENDING_LAUNCHES, DEFAULT_PENDING_POD_PATIENCE, version, Packing.RAY);
+    }
+
+    /** The same settings with {@code packing} as the default. */
+    public PlannerSettings withPacking(Packing packing) {
+        return new PlannerSettings(decisionTtl, maxPendingLaunches, pendingPodPatience, version, packing);
     }
 }

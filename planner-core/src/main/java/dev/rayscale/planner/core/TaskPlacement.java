@@ -3,12 +3,13 @@ package dev.rayscale.planner.core;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.InfeasibleReason;
 import dev.rayscale.events.LabelSelector;
+import dev.rayscale.events.Packing;
 import dev.rayscale.events.TaskDemand;
 import java.util.List;
 
 /**
  * Pending tasks and actors: packed onto what exists, then onto what is on its way, then onto new
- * nodes; the new nodes are then held to the upscaling limits. What no group can take is reported
+ * nodes; the new nodes are then held to the upscaling limits and, with economical packing, made cheaper. What no group can take is reported
  * infeasible; what the limits hold back waits for a later decision.
  */
 final class TaskPlacement {
@@ -38,7 +39,11 @@ final class TaskPlacement {
         Ledger ledger = new Ledger(Pool.DEMAND);
         packer.placeOnKnownNodes(requests, ledger);
         long[] deferred = new long[requests.size()];
-        packer.openNodes(requests, Group.Need.TASKS, ledger, UpscalingLimit.of(plan), deferred);
+        UpscalingLimit limit = UpscalingLimit.of(plan);
+        packer.openNodes(requests, Group.Need.TASKS, ledger, limit, deferred);
+        if (plan.policy.packing() == Packing.ECONOMICAL) {
+            EconomicalPacking.apply(plan, packer, ledger, limit, requests);
+        }
         ledger.commit();
         plan.groups.forEach(group -> group.deferredReplicas = 0);
         for (int i = 0; i < requests.size(); i++) {

@@ -49,6 +49,12 @@ final class UpscalingLimit {
         return granted;
     }
 
+    /** How many launches of {@code group} {@link #grant} would grant now. */
+    long grantable(Group group) {
+        int g = plan.groups.indexOf(group);
+        return Math.min(allowed[g], Math.max(0, (clusterBudget + group.hosts - 1) / group.hosts));
+    }
+
     private static int allowedReplicas(BigDecimal speed, Group group, int pending) {
         if (speed == null) {
             return Integer.MAX_VALUE;

@@ -14,6 +14,7 @@ import dev.rayscale.events.HeadGroup;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.NodeStatus;
+import dev.rayscale.events.Packing;
 import dev.rayscale.events.PendingLaunch;
 import dev.rayscale.events.PendingPod;
 import dev.rayscale.events.PlacementStrategy;
@@ -49,6 +50,7 @@ class PlannerPropertiesTest {
 
     private static final List<String> KINDS = List.of("CPU", "GPU", "memory");
     private final Planner planner = new Planner(PlannerSettings.defaults("test"));
+    private final Planner economical = new Planner(PlannerSettings.defaults("test").withPacking(Packing.ECONOMICAL));
 
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
@@ -106,7 +108,28 @@ class PlannerPropertiesTest {
     @MethodSource("seeds")
     void placesNoMoreThanTheCapacityItPlansFor(long seed) {
         ClusterSnapshot snapshot = randomCluster(seed);
-        ScaleDecision decision = planner.plan(snapshot);
+        assertPlacedWithinCapacity(snapshot, planner.plan(snapshot));
+        assertPlacedWithinCapacity(snapshot, economical.plan(snapshot));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void economicalPackingNeverCostsMoreThanRaysAndPlacesAsMuch(long seed) {
+        ClusterSnapshot snapshot = randomCluster(seed);
+        ScaleDecision ray = planner.plan(snapshot);
+        ScaleDecision cheaper = economical.plan(snapshot);
+
+        assertThat(cost(snapshot, cheaper)).isLessThanOrEqualTo(cost(snapshot, ray));
+        assertThat(cheaper.infeasible()).containsExactlyInAnyOrderElementsOf(ray.infeasible());
+    }
+
+    private static java.math.BigDecimal cost(ClusterSnapshot snapshot, ScaleDecision decision) {
+        return decision.groups().stream().map(target -> NodeCost.of(snapshot.workerGroups().get(target.index()))
+                .multiply(java.math.BigDecimal.valueOf((long) target.targetReplicas() * snapshot.workerGroups().get(target.index()).numOfHosts())))
+                .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add);
+    }
+
+    private static void assertPlacedWithinCapacity(ClusterSnapshot snapshot, ScaleDecision decision) {
         Map<String, Long> demand = new HashMap<>();
         Map<Resources, Long> infeasibleTasks = new HashMap<>();
         Set<String> infeasibleGangs = new HashSet<>();

@@ -10,6 +10,7 @@ import dev.rayscale.events.LabelConstraint;
 import dev.rayscale.events.LabelOperator;
 import dev.rayscale.events.LabelSelector;
 import dev.rayscale.events.NodeStatus;
+import dev.rayscale.events.Packing;
 import dev.rayscale.events.PendingLaunch;
 import dev.rayscale.events.PendingPod;
 import dev.rayscale.events.PlacementStrategy;
@@ -17,6 +18,7 @@ import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.RayNode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
 import java.time.Duration;
@@ -143,6 +145,97 @@ class PlannerTest {
             assertThat(target(decision, "small-group").targetReplicas()).isEqualTo(8);
             assertThat(decision.infeasible()).extracting(i -> i.count() + " " + i.reason())
                     .containsExactlyInAnyOrder("7 MAX_WORKERS", "2 NO_GROUP_FITS");
+        }
+    }
+
+    /** Ray v2 puts demand on the best-scoring existing node, not the first listed (Ray's scheduler.py, _sched_best_node). */
+    @Nested
+    class BestScoringExistingNodes {
+
+        @Test
+        void theNodeThatEndsFullestTakesFirstSoNothingNewIsOpened() {
+            // Listed first, the 6-CPU node would take the 4-CPU task and leave room for neither 3-CPU task (first fit opens a node).
+            // Ray scores the 4-CPU node higher for that task (it ends full), and the two 3-CPU tasks then fill the 6-CPU node.
+            ScaleDecision decision = plan(Snapshots.cluster()
+                    .group(group("cpu6", 1, 0, 10, "CPU", "6"))
+                    .group(group("cpu4", 1, 0, 10, "CPU", "4"))
+                    .idle("six", "cpu6", Resources.of("CPU", "6"), Duration.ofSeconds(10))
+                    .idle("four", "cpu4", Resources.of("CPU", "4"), Duration.ofSeconds(10))
+                    .tasks(1, "CPU", "4").tasks(2, "CPU", "3"));
+
+            assertThat(decision.launches()).isEmpty();
+            assertThat(decision.infeasible()).isEmpty();
+            assertThat(target(decision, "cpu6").targetReplicas()).isEqualTo(1);
+            assertThat(target(decision, "cpu4").targetReplicas()).isEqualTo(1);
+        }
+
+        @Test
+        void cpuWorkLeavesTheGpuNodeFreeSoTheGpuNodeIsTheOneGivenBack() {
+            ScaleDecision decision = plan(Snapshots.cluster()
+                    .group(group("gpu", 1, 0, 10, "CPU", "8", "GPU", "1"))
+                    .group(group("cpu", 1, 0, 10, "CPU", "8"))
+                    .idle("gpu-node", "gpu", Resources.of("CPU", "8", "GPU", "1"), Duration.ofHours(1))
+                    .idle("cpu-node", "cpu", Resources.of("CPU", "8"), Duration.ofHours(1))
+                    .tasks(8, "CPU", "1"));
+
+            assertThat(deleted(decision, "gpu")).containsExactly("gpu-node");
+            assertThat(deleted(decision, "cpu")).isEmpty();
+            assertThat(decision.launches()).isEmpty();
+        }
+    }
+
+    /** Beyond Ray: the nodes Ray's greedy packing opens, made cheaper where that places the same demand. */
+    @Nested
+    class CheaperThanRay {
+
+        private final WorkerGroup pricey = costing("pricey", "20", Map.of(), "CPU", "8");
+        private final WorkerGroup cheap = costing("cheap", "4", Map.of(), "CPU", "4");
+
+        @Test
+        void replacesANodeRaysScorePrefersByCheaperOnesThatHoldItsTasks() {
+            Snapshots snapshot = Snapshots.cluster().group(pricey).group(cheap).tasks(8, "CPU", "1");
+
+            ScaleDecision ray = plan(snapshot);
+            assertThat(target(ray, "pricey").targetReplicas()).as("Ray's score ranks the node the tasks fill best").isEqualTo(1);
+
+            ScaleDecision cheaper = plan(snapshot.policy(ScalingPolicy.defaults().withPacking(Packing.ECONOMICAL)));
+            assertThat(target(cheaper, "pricey").targetReplicas()).isZero();
+            assertThat(target(cheaper, "cheap").targetReplicas()).isEqualTo(2);
+            assertThat(cheaper.infeasible()).isEmpty();
+            assertThat(cheaper.reasons()).anyMatch(reason -> reason.equals("economical packing: the new nodes cost 20 as Ray packs them, 8; "
+                    + "replaced by cheaper nodes: 1 pricey by 2 cheap"));
+            assertThat(cheaper.planner().policyHash()).isNotEqualTo(ray.planner().policyHash());
+        }
+
+        @Test
+        void keepsWhatLabelSelectorsOrLimitsRequire() {
+            WorkerGroup labelled = costing("pricey", "20", Map.of("zone", "a"), "CPU", "8");
+            Snapshots snapshot = Snapshots.cluster().group(labelled).group(cheap)
+                    .policy(ScalingPolicy.defaults().withPacking(Packing.ECONOMICAL))
+                    .tasks(8, List.of(new LabelSelector(List.of(new LabelConstraint("zone", LabelOperator.IN, List.of("a"))))), "CPU", "1");
+            assertThat(target(plan(snapshot), "pricey").targetReplicas()).as("only the labelled group may hold the tasks").isEqualTo(1);
+
+            WorkerGroup scarce = new WorkerGroup("cheap", 0, 0, 0, 1, 1, Resources.of("CPU", "4"), Map.of(), List.of(), null, false,
+                    List.of(), null, new java.math.BigDecimal("4"));
+            ScaleDecision capped = plan(Snapshots.cluster().group(pricey).group(scarce)
+                    .policy(ScalingPolicy.defaults().withPacking(Packing.ECONOMICAL)).tasks(8, "CPU", "1"));
+            assertThat(target(capped, "pricey").targetReplicas()).as("two cheap nodes would exceed maxReplicas 1").isEqualTo(1);
+        }
+
+        @Test
+        void withoutACostAnnotationGpusWeighMoreThanCpus() {
+            WorkerGroup gpu = new WorkerGroup("gpu", 0, 0, 0, 10, 1, Resources.of("CPU", "16", "GPU", "1"), Map.of(), List.of(), null, false);
+            WorkerGroup cpu = new WorkerGroup("cpu", 0, 0, 0, 10, 1, Resources.of("CPU", "8", "memory", "34359738368"), Map.of(), List.of(),
+                    null, false);
+
+            assertThat(NodeCost.of(gpu)).isEqualByComparingTo("41");
+            assertThat(NodeCost.of(cpu)).isEqualByComparingTo("12");
+            assertThat(NodeCost.of(pricey)).isEqualByComparingTo("20");
+        }
+
+        private static WorkerGroup costing(String name, String cost, Map<String, String> labels, String... resources) {
+            return new WorkerGroup(name, 0, 0, 0, 10, 1, Resources.of(resources), labels, List.of(), null, false, List.of(), null,
+                    new java.math.BigDecimal(cost));
         }
     }
 

@@ -62,7 +62,7 @@ final class Snapshots {
     Snapshots group(WorkerGroup group) {
         groups.add(new WorkerGroup(group.name(), groups.size(), group.replicas(), group.minReplicas(), group.maxReplicas(),
                 group.numOfHosts(), group.resources(), group.labels(), group.workersToDelete(), group.idleTimeoutSeconds(),
-                group.suspended(), group.terminatingPods(), group.launchFailure()));
+                group.suspended(), group.terminatingPods(), group.launchFailure(), group.nodeCost()));
         return this;
     }
 
