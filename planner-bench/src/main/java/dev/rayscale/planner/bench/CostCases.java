@@ -20,6 +20,7 @@ import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.TaskDemand;
+import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -80,7 +81,7 @@ public final class CostCases {
         Demand demand = demand(random, capacity, groups.stream().anyMatch(group -> group.resources().get("GPU").units() > 0));
         return new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, "cost-" + seed, new ClusterRef("bench", "cost-" + seed, null), 1,
                 Instant.parse("2026-11-30T00:00:00Z"), new SourceHealth(GcsSource.ok(1, "bench"), KubernetesSource.ok("1", 1)),
-                new ScalingPolicy(dev.rayscale.events.UpscalingMode.DEFAULT, null, 60, null, Integer.MAX_VALUE, null, false, false),
+                new ScalingPolicy(UpscalingMode.DEFAULT, null, 60, null, Integer.MAX_VALUE, null, false, false),
                 new HeadGroup("headgroup", head, Map.of()), sized, rayNodes, List.of(), demand);
     }
 

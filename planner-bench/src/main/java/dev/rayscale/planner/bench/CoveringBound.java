@@ -1,5 +1,9 @@
 package dev.rayscale.planner.bench;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
 /**
  * A lower bound on what any packing must spend on new nodes: the linear-programming relaxation of the
  * covering problem, min {@code sum cost_t x_t} subject to {@code sum capacity_t,k x_t >= need_k} for
@@ -23,7 +27,7 @@ final class CoveringBound {
      */
     static double of(double[][] capacity, double[] cost, double[] need) {
         int kinds = need.length;
-        int[] needed = java.util.stream.IntStream.range(0, kinds).filter(k -> need[k] > EPSILON).toArray();
+        int[] needed = IntStream.range(0, kinds).filter(k -> need[k] > EPSILON).toArray();
         if (needed.length == 0) {
             return 0;
         }
@@ -101,13 +105,13 @@ final class CoveringBound {
         return true;
     }
 
-    private static java.util.List<int[]> subsets(int n, int size) {
-        java.util.List<int[]> subsets = new java.util.ArrayList<>();
+    private static List<int[]> subsets(int n, int size) {
+        List<int[]> subsets = new ArrayList<>();
         collect(n, size, 0, new int[size], 0, subsets);
         return subsets;
     }
 
-    private static void collect(int n, int size, int from, int[] chosen, int filled, java.util.List<int[]> out) {
+    private static void collect(int n, int size, int from, int[] chosen, int filled, List<int[]> out) {
         if (filled == size) {
             out.add(chosen.clone());
             return;

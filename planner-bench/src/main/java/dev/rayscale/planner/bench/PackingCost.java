@@ -15,12 +15,14 @@ import dev.rayscale.planner.core.Planner;
 import dev.rayscale.planner.core.PlannerSettings;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The packing cost benchmark: on generated clusters ({@link CostCases}), what the nodes each packing
@@ -40,7 +42,7 @@ public final class PackingCost {
     /** Every case, and the cases where economical packing cost more than Ray's or left other demand unplaced. */
     public record Result(List<Case> cases, long worseThanRay, long unplacedDiffers) {
 
-        double total(java.util.function.ToDoubleFunction<Case> figure) {
+        double total(ToDoubleFunction<Case> figure) {
             return cases.stream().mapToDouble(figure).sum();
         }
     }
@@ -109,7 +111,7 @@ public final class PackingCost {
     }
 
     private static double median(double[] values) {
-        java.util.Arrays.sort(values);
+        Arrays.sort(values);
         return values.length == 0 ? 0 : values[values.length / 2];
     }
 

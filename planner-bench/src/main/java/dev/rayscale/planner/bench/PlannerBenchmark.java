@@ -5,6 +5,7 @@ import dev.rayscale.events.Packing;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.planner.core.Planner;
 import dev.rayscale.planner.core.PlannerSettings;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -43,7 +44,7 @@ public class PlannerBenchmark {
     @Setup
     public void generate() {
         snapshot = Workloads.named(workload);
-        planner = new Planner(PlannerSettings.defaults("bench").withPacking(Packing.valueOf(packing.toUpperCase(java.util.Locale.ROOT))));
+        planner = new Planner(PlannerSettings.defaults("bench").withPacking(Packing.valueOf(packing.toUpperCase(Locale.ROOT))));
     }
 
     @Benchmark

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,12 +14,12 @@ import java.util.TreeMap;
 /**
  * Beyond Ray: after Ray's greedy packing of the tasks, each node it opened for them, the most
  * expensive first ({@link NodeCost}), is given up if what it holds fits on the other nodes opened for
- * them and kept; else what does not fit there goes onto fresh
- * nodes of the cheapest type whose nodes together cost less than the one given up. A change is kept
- * only whole: every piece of demand stays placed, on nodes its label selectors allow, within
- * maxReplicas, the worker cap and the upscaling limit. Nodes that hold placement-group bundles or
- * request_resources claims, and multi-host replicas, are left as they are, so no placement strategy
- * can be broken. The plan never costs more than Ray's.
+ * them and kept; else what does not fit there goes onto fresh nodes of the cheapest type whose nodes
+ * together cost less than the one given up. A change is kept only whole: every piece of demand stays
+ * placed, on nodes its label selectors allow, within maxReplicas, the worker cap and the upscaling
+ * limit. Nodes that hold placement-group bundles or request_resources claims, and multi-host
+ * replicas, are left as they are, so no placement strategy can be broken. The plan never costs more
+ * than Ray's.
  */
 final class EconomicalPacking {
 
@@ -42,7 +43,7 @@ final class EconomicalPacking {
         }
         BigDecimal before = opened.stream().map(node -> plan.cost(node.group)).reduce(BigDecimal.ZERO, BigDecimal::add);
         // The most expensive first; of equals, the last opened first: Ray filled it with what was left, so it holds least.
-        Map<Node, Integer> openedAt = new java.util.IdentityHashMap<>();
+        Map<Node, Integer> openedAt = new IdentityHashMap<>();
         opened.forEach(node -> openedAt.put(node, openedAt.size()));
         List<Node> candidates = new ArrayList<>(opened);
         candidates.sort(Comparator.comparing((Node node) -> plan.cost(node.group)).reversed()

@@ -11,7 +11,9 @@ import dev.rayscale.events.Resources;
 import dev.rayscale.events.StuckPod;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.events.WorkerGroup;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +42,7 @@ final class Plan {
     final List<InfeasibleDemand> infeasible = new ArrayList<>();
     final List<StuckPod> stuckPods = new ArrayList<>();
     final List<String> reasons = new ArrayList<>();
-    private final Map<Group, java.math.BigDecimal> costs = new java.util.HashMap<>();
+    private final Map<Group, BigDecimal> costs = new HashMap<>();
 
     private Plan(ClusterSnapshot snapshot, EffectivePolicy policy) {
         this.snapshot = snapshot;
@@ -148,7 +150,7 @@ final class Plan {
     }
 
     /** What one node of {@code group} costs ({@link NodeCost}). */
-    java.math.BigDecimal cost(Group group) {
+    BigDecimal cost(Group group) {
         return costs.computeIfAbsent(group, g -> NodeCost.of(g.spec));
     }
 

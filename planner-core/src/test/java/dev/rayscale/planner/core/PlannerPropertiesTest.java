@@ -27,6 +27,7 @@ import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.events.WorkerGroup;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -123,10 +124,10 @@ class PlannerPropertiesTest {
         assertThat(cheaper.infeasible()).containsExactlyInAnyOrderElementsOf(ray.infeasible());
     }
 
-    private static java.math.BigDecimal cost(ClusterSnapshot snapshot, ScaleDecision decision) {
+    private static BigDecimal cost(ClusterSnapshot snapshot, ScaleDecision decision) {
         return decision.groups().stream().map(target -> NodeCost.of(snapshot.workerGroups().get(target.index()))
-                .multiply(java.math.BigDecimal.valueOf((long) target.targetReplicas() * snapshot.workerGroups().get(target.index()).numOfHosts())))
-                .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add);
+                .multiply(BigDecimal.valueOf((long) target.targetReplicas() * snapshot.workerGroups().get(target.index()).numOfHosts())))
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 
     private static void assertPlacedWithinCapacity(ClusterSnapshot snapshot, ScaleDecision decision) {

@@ -21,6 +21,7 @@ import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -216,7 +217,7 @@ class PlannerTest {
             assertThat(target(plan(snapshot), "pricey").targetReplicas()).as("only the labelled group may hold the tasks").isEqualTo(1);
 
             WorkerGroup scarce = new WorkerGroup("cheap", 0, 0, 0, 1, 1, Resources.of("CPU", "4"), Map.of(), List.of(), null, false,
-                    List.of(), null, new java.math.BigDecimal("4"));
+                    List.of(), null, new BigDecimal("4"));
             ScaleDecision capped = plan(Snapshots.cluster().group(pricey).group(scarce)
                     .policy(ScalingPolicy.defaults().withPacking(Packing.ECONOMICAL)).tasks(8, "CPU", "1"));
             assertThat(target(capped, "pricey").targetReplicas()).as("two cheap nodes would exceed maxReplicas 1").isEqualTo(1);
@@ -235,7 +236,7 @@ class PlannerTest {
 
         private static WorkerGroup costing(String name, String cost, Map<String, String> labels, String... resources) {
             return new WorkerGroup(name, 0, 0, 0, 10, 1, Resources.of(resources), labels, List.of(), null, false, List.of(), null,
-                    new java.math.BigDecimal(cost));
+                    new BigDecimal(cost));
         }
     }
 
