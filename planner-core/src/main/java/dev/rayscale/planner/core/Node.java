@@ -111,12 +111,12 @@ final class Node {
     }
 
     /** True if none of {@code shapes} fits in what the pool has free here. */
-    boolean exhausted(Pool pool, long[][] shapes) {
+    boolean exhausted(Pool pool, Shape[] shapes) {
         int p = pool.ordinal();
         if (exhaustedAt[p] != version) {
             exhausted[p] = true;
-            for (long[] shape : shapes) {
-                if (fits(shape, pool(pool))) {
+            for (Shape shape : shapes) {
+                if (shape.fitsIn(pool(pool))) {
                     exhausted[p] = false;
                     break;
                 }
@@ -124,15 +124,6 @@ final class Node {
             exhaustedAt[p] = version;
         }
         return exhausted[p];
-    }
-
-    private static boolean fits(long[] shape, long[] free) {
-        for (int kind = 0; kind < shape.length; kind++) {
-            if (shape[kind] > free[kind]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Counts {@code shape}'s kinds as placed here ({@code +1}) or no longer ({@code -1}). */

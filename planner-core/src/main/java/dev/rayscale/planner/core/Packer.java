@@ -21,15 +21,16 @@ final class Packer {
     private final Plan plan;
     private final int gpu;
     /** Per pool, the demand's smallest shapes: a node none of them fits takes nothing more in this plan. */
-    private final long[][][] smallest;
+    private final Shape[][] smallest;
     /** Per pool, the known nodes in list order that may still take something, and how many added nodes they include. */
-    private final List<List<Node>> roomy = new ArrayList<>();
+    @SuppressWarnings("unchecked")
+    private final List<Node>[] roomy = new List[Pool.values().length];
     private final int[] addedSeen = new int[Pool.values().length];
 
     Packer(Plan plan) {
         this.plan = plan;
         this.gpu = plan.index.gpu();
-        this.smallest = new long[Pool.values().length][][];
+        this.smallest = new Shape[Pool.values().length][];
         List<Resources> demand = new ArrayList<>();
         plan.snapshot.demand().tasks().forEach(task -> demand.add(task.shape()));
         plan.snapshot.demand().gangs().forEach(gang -> demand.addAll(gang.bundles()));
@@ -51,14 +52,11 @@ final class Packer {
      */
     private List<Node> roomyNodes(Ledger ledger) {
         int p = ledger.pool().ordinal();
-        while (roomy.size() <= p) {
-            roomy.add(null);
-        }
-        List<Node> nodes = roomy.get(p);
+        List<Node> nodes = roomy[p];
         if (nodes == null) {
             nodes = new ArrayList<>(plan.running);
             nodes.addAll(plan.waiting);
-            roomy.set(p, nodes);
+            roomy[p] = nodes;
             addedSeen[p] = plan.added.size();
         }
         for (; addedSeen[p] < plan.added.size(); addedSeen[p]++) {
@@ -82,32 +80,22 @@ final class Packer {
     }
 
     /** The shapes no other shape fits inside: whatever fits none of them fits no shape at all. */
-    private long[][] smallest(List<Resources> shapes) {
-        List<long[]> vectors = shapes.stream().distinct().map(plan.index::vector).toList();
-        List<long[]> minimal = new ArrayList<>();
-        for (long[] shape : vectors) {
+    private Shape[] smallest(List<Resources> shapes) {
+        List<Shape> distinct = shapes.stream().distinct().map(shape -> new Shape(plan.index.vector(shape), plan.index)).toList();
+        List<Shape> minimal = new ArrayList<>();
+        for (int i = 0; i < distinct.size(); i++) {
+            Shape shape = distinct.get(i);
             boolean covered = false;
-            for (long[] other : vectors) {
-                if (other != shape && within(other, shape) && (!within(shape, other) || vectors.indexOf(other) < vectors.indexOf(shape))) {
-                    covered = true;
-                    break;
-                }
+            for (int j = 0; j < distinct.size() && !covered; j++) {
+                Shape other = distinct.get(j);
+                // A shape that fits inside another covers it; of two equal vectors, the first listed stays.
+                covered = j != i && other.fitsIn(shape.amounts) && (j < i || !shape.fitsIn(other.amounts));
             }
             if (!covered) {
                 minimal.add(shape);
             }
         }
-        return minimal.toArray(long[][]::new);
-    }
-
-    /** True if {@code inner} is at most {@code outer} in every kind. */
-    private static boolean within(long[] inner, long[] outer) {
-        for (int kind = 0; kind < inner.length; kind++) {
-            if (inner[kind] > outer[kind]) {
-                return false;
-            }
-        }
-        return true;
+        return minimal.toArray(Shape[]::new);
     }
 
     /** As {@link #placeOnKnownNodes(List, Ledger)}, onto {@code nodes} only. */
