@@ -1,18 +1,26 @@
 package dev.rayscale.cli;
 
+import dev.rayscale.audit.Exporter;
+import dev.rayscale.audit.KafkaRecords;
+import dev.rayscale.audit.RecordSource;
+import dev.rayscale.audit.Selection;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.BrokerProcess;
 import dev.rayscale.sim.demo.DemoRun;
 import dev.rayscale.sim.demo.Fault;
 import dev.rayscale.sim.demo.FaultReport;
 import dev.rayscale.sim.demo.Summary;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -90,6 +98,8 @@ public class DemoCommand implements Callable<Integer> {
             Summary summary = run[0].summary(settled);
             Path file = report != null ? report : work.resolve(workload.name() + ".html");
             run[0].writeReport(file, summary);
+            Path recording = work.resolve(workload.name() + ".events.jsonl");
+            long events = record(bootstrap, run[0].clusterId(), recording);
             out.println();
             out.println(settled ? "settled: all work done, back to minReplicas"
                     : interrupted.get() ? "interrupted before settling" : "stopped at the workload's time limit before settling");
@@ -99,6 +109,8 @@ public class DemoCommand implements Callable<Integer> {
                     summary.workerSeconds(), summary.idealWorkerSeconds(), summary.decisions(), summary.patches(), summary.drainsAccepted(),
                     summary.drainsRejected(), summary.completedTasks(), summary.infeasible()));
             out.println("report: " + file.toAbsolutePath());
+            out.println("recording: " + recording.toAbsolutePath() + " (" + events + " records; ./rayscale audit --file " + recording
+                    + ", ./rayscale replay --verify --file " + recording + ")");
             printOutcomes(out, summary);
             if (!summary.invariantsHeld()) {
                 out.println("INVARIANT BROKEN: see busy_deletions, gcs_crashes and operator_deletions below");
@@ -118,6 +130,17 @@ public class DemoCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // already running
             }
+        }
+    }
+
+    /** Exports the run's records, as {@code ./rayscale export} would, to an archive every other command reads. */
+    private static long record(String bootstrap, String clusterId, Path recording) throws IOException {
+        Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (RecordSource source = new KafkaRecords(client, new Selection(Set.of(clusterId), null, null));
+                Exporter exporter = new Exporter(recording)) {
+            source.forEach(exporter::write);
+            return exporter.written();
         }
     }
 

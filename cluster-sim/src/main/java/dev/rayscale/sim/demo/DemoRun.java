@@ -257,6 +257,11 @@ public final class DemoRun implements AutoCloseable {
         }
     }
 
+    /** The simulated cluster's id, {@code namespace/name}: the key of its events. */
+    public String clusterId() {
+        return simulator.clusterId();
+    }
+
     @Override
     public void close() {
         closing = true;

@@ -1,7 +1,9 @@
 package dev.rayscale.events.codec;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.RayscaleEvent;
+import java.util.function.Supplier;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -31,8 +33,17 @@ public abstract class EventDeserializer<T extends RayscaleEvent> implements Dese
      */
     @Override
     public T deserialize(String topic, Headers headers, byte[] data) {
+        return checked(headers, () -> codec.decode(data));
+    }
+
+    /** Reads an already parsed record value with its CloudEvents headers; see {@link #deserialize(String, Headers, byte[])}. */
+    public T deserialize(Headers headers, JsonNode tree) {
+        return checked(headers, () -> codec.decode(tree));
+    }
+
+    private T checked(Headers headers, Supplier<T> decode) {
         if (headers == null || !headers.iterator().hasNext()) {
-            return codec.decode(data);
+            return decode.get();
         }
         String ceType = present(headers, CloudEventHeaders.TYPE);
         if (!ceType.equals(codec.type().ceType())) {
@@ -41,7 +52,7 @@ public abstract class EventDeserializer<T extends RayscaleEvent> implements Dese
         require(headers, CloudEventHeaders.SPEC_VERSION, CloudEventHeaders.CLOUDEVENTS_VERSION);
         present(headers, CloudEventHeaders.SOURCE);
         String id = present(headers, CloudEventHeaders.ID);
-        T event = codec.decode(data);
+        T event = decode.get();
         if (!id.equals(event.id())) {
             throw invalid(CloudEventHeaders.ID, "expected the event's id " + event.id() + ", found " + id);
         }

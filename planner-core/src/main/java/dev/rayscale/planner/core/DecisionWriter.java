@@ -23,7 +23,8 @@ final class DecisionWriter {
         FROZEN
     }
 
-    static ScaleDecision write(Plan plan, Mode mode, String version) {
+    static ScaleDecision write(Plan plan, Mode mode, PlannerSettings settings) {
+        String version = settings.version();
         boolean holding = mode != Mode.ACTIVE;
         ClusterSnapshot snapshot = plan.snapshot;
         String policyHash = plan.policy.hash(snapshot);
@@ -56,7 +57,7 @@ final class DecisionWriter {
         return new ScaleDecision(ScaleDecision.SCHEMA_VERSION, id, snapshot.cluster(), snapshot.id(), snapshot.sequence(),
                 snapshot.sources().kubernetes().resourceVersion(), snapshot.observedAt(),
                 snapshot.observedAt().plus(plan.policy.decisionTtl()), targets, plan.infeasible, launches, plan.stuckPods,
-                reasons, new PlannerInfo(version, policyHash));
+                reasons, new PlannerInfo(version, policyHash, settings.recorded()));
     }
 
     private static int target(Group group, Mode mode) {

@@ -58,7 +58,7 @@ public final class Planner {
             IdleScaleDown.apply(plan);
             FailedLaunches.apply(plan);
         }
-        return DecisionWriter.write(plan, mode, settings.version());
+        return DecisionWriter.write(plan, mode, settings);
     }
 
     /** Why the snapshot cannot be trusted to scale on, or null if it can. Unknown is not zero. */

@@ -1,6 +1,7 @@
 package dev.rayscale.planner.core;
 
 import dev.rayscale.events.Packing;
+import dev.rayscale.events.PlannerDefaults;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -36,6 +37,17 @@ public record PlannerSettings(Duration decisionTtl, int maxPendingLaunches, Dura
 
     public static PlannerSettings defaults(String version) {
         return new PlannerSettings(DEFAULT_DECISION_TTL, DEFAULT_MAX_PENDING_LAUNCHES, DEFAULT_PENDING_POD_PATIENCE, version, Packing.RAY);
+    }
+
+    /** The settings as a decision records them: what a replay needs to plan with the same policy. */
+    public PlannerDefaults recorded() {
+        return new PlannerDefaults(decisionTtl.toMillis(), maxPendingLaunches, pendingPodPatience.toMillis(), packing);
+    }
+
+    /** The settings a decision recorded, planned by {@code version}. */
+    public static PlannerSettings of(PlannerDefaults recorded, String version) {
+        return new PlannerSettings(Duration.ofMillis(recorded.decisionTtlMillis()), recorded.maxPendingLaunches(),
+                Duration.ofMillis(recorded.pendingPodPatienceMillis()), version, recorded.packing());
     }
 
     /** The same settings with {@code packing} as the default. */

@@ -1,0 +1,198 @@
+package dev.rayscale.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.planner.core.Planner;
+import dev.rayscale.planner.core.PlannerSettings;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Plans every recorded snapshot again with the planner of this build, under the policy each recorded
+ * decision used (with {@link PolicyOverrides}, under a changed one), and tells its listener, per recorded
+ * decision, how the new plan compares, and per snapshot no decision answered, what the new plan is.
+ * Streams over records in time order; per cluster it holds the snapshots not yet answered (a few seconds' worth).
+ */
+public final class Replayer {
+
+    private static final int DIFFERENCES_SHOWN = 8;
+    private static final int RECENT_DECISIONS = 64;
+
+    /** How a re-planned decision compares with the recorded one. */
+    public enum Verdict {
+        IDENTICAL,
+        /** Recorded by another planner version: a difference is expected. */
+        OTHER_VERSION,
+        /** Planned under another policy (the policy hash differs): a difference is expected. */
+        OTHER_POLICY,
+        /** Same version, same policy, another answer: the planner is not deterministic. A defect. */
+        UNEXPLAINED,
+        /** The snapshot it answered is not in the recording: it cannot be re-planned. */
+        NO_SNAPSHOT
+    }
+
+    /**
+     * @param snapshot the snapshot the decision answered (as changed by the overrides), null for {@link Verdict#NO_SNAPSHOT}
+     * @param replayed the new plan, null for {@link Verdict#NO_SNAPSHOT}
+     * @param differences the fields that differ, the first few
+     */
+    public record Comparison(String cluster, String position, ScaleDecision recorded, ClusterSnapshot snapshot, ScaleDecision replayed,
+            Verdict verdict, String explanation, List<String> differences) {
+    }
+
+    public interface Listener {
+
+        void compared(Comparison comparison);
+
+        /** A snapshot no recorded decision answered, and its new plan (worth publishing or not). */
+        void unanswered(ClusterSnapshot snapshot, ScaleDecision replayed);
+
+        /** A record that is not a readable Rayscale event; dead letters are not told. */
+        default void unreadable(Read.Unreadable record) {
+        }
+    }
+
+    /** The counts of the last line. */
+    public static final class Counts {
+        public long snapshots;
+        public long decisions;
+        public long identical;
+        public long different;
+        public long unexplained;
+        public long noSnapshot;
+        public long unreadable;
+        /** Snapshots that got no decision although the new plan is worth publishing (skipped as too old on arrival, or lost). */
+        public long unpublished;
+        public final Map<String, Long> explained = new TreeMap<>();
+
+        public String line() {
+            return "replay: snapshots=" + snapshots + " decisions=" + decisions + " identical=" + identical + " different=" + different
+                    + " unexplained=" + unexplained;
+        }
+    }
+
+    private static final class ClusterState {
+        final RecentSnapshots<ClusterSnapshot> waiting = new RecentSnapshots<>();
+        final LinkedHashMap<String, Boolean> decided = new LinkedHashMap<>(RECENT_DECISIONS * 2, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                return size() > RECENT_DECISIONS;
+            }
+        };
+        PlannerSettings lastSettings;
+    }
+
+    private final PolicyOverrides overrides;
+    private final String version;
+    private final Listener listener;
+    private final EventReader reader = new EventReader();
+    private final Map<String, ClusterState> clusters = new HashMap<>();
+    private final Map<PlannerSettings, Planner> planners = new HashMap<>();
+    private final Counts counts = new Counts();
+
+    public Replayer(PolicyOverrides overrides, String version, Listener listener) {
+        this.overrides = overrides;
+        this.version = version;
+        this.listener = listener;
+    }
+
+    public Counts counts() {
+        return counts;
+    }
+
+    public void accept(Recorded record) {
+        Read read = reader.read(record);
+        if (read instanceof Read.Unreadable bad) {
+            counts.unreadable++;
+            listener.unreadable(bad);
+        } else if (read instanceof Read.Event event) {
+            if (event.event() instanceof ClusterSnapshot snapshot) {
+                ClusterState state = state(snapshot.cluster().id());
+                counts.snapshots++;
+                state.waiting.put(snapshot, snapshot).forEach(old -> unanswered(state, old));
+            } else if (event.event() instanceof ScaleDecision decision) {
+                decision(decision, record);
+            }
+        }
+    }
+
+    public Counts finish() {
+        for (ClusterState state : new TreeMap<>(clusters).values()) {
+            state.waiting.drain().forEach(snapshot -> unanswered(state, snapshot));
+        }
+        return counts;
+    }
+
+    private ClusterState state(String cluster) {
+        return clusters.computeIfAbsent(cluster, id -> new ClusterState());
+    }
+
+    private void decision(ScaleDecision recorded, Recorded record) {
+        String cluster = recorded.cluster().id();
+        ClusterState state = state(cluster);
+        if (state.decided.put(recorded.id(), Boolean.TRUE) != null) {
+            return;  // published again: one decision
+        }
+        counts.decisions++;
+        PlannerSettings settings = recorded.planner().defaults() != null ? PlannerSettings.of(recorded.planner().defaults(), version)
+                : PlannerSettings.defaults(version);
+        state.lastSettings = settings;
+        ClusterSnapshot snapshot = state.waiting.takeThrough(recorded.snapshotId(), older -> unanswered(state, older));
+        if (snapshot == null) {
+            counts.noSnapshot++;
+            counts.different++;
+            listener.compared(new Comparison(cluster, record.position(), recorded, null, null, Verdict.NO_SNAPSHOT,
+                    "its snapshot " + recorded.snapshotId() + " is not in the recording", List.of()));
+            return;
+        }
+        ClusterSnapshot changed = overrides.apply(snapshot);
+        ScaleDecision replayed = planner(overrides.apply(settings)).plan(changed);
+        JsonNode before = EventCodec.DECISIONS.toTree(recorded);
+        JsonNode after = EventCodec.DECISIONS.toTree(replayed);
+        Verdict verdict;
+        String explanation;
+        if (before.equals(after)) {
+            verdict = Verdict.IDENTICAL;
+            explanation = "identical";
+            counts.identical++;
+        } else {
+            counts.different++;
+            if (!recorded.planner().version().equals(version)) {
+                verdict = Verdict.OTHER_VERSION;
+                explanation = "recorded by planner " + recorded.planner().version() + ", replayed by " + version;
+            } else if (!recorded.planner().policyHash().equals(replayed.planner().policyHash())) {
+                verdict = Verdict.OTHER_POLICY;
+                explanation = "planned under another policy (" + recorded.planner().policyHash() + ", replayed "
+                        + replayed.planner().policyHash() + ")";
+            } else {
+                verdict = Verdict.UNEXPLAINED;
+                explanation = "same planner version " + version + " and policy " + recorded.planner().policyHash() + ", another answer";
+                counts.unexplained++;
+            }
+            if (verdict != Verdict.UNEXPLAINED) {
+                counts.explained.merge(explanation, 1L, Long::sum);
+            }
+        }
+        listener.compared(new Comparison(cluster, record.position(), recorded, changed, replayed, verdict, explanation,
+                verdict == Verdict.IDENTICAL ? List.of() : JsonDiff.between(before, after, DIFFERENCES_SHOWN)));
+    }
+
+    private void unanswered(ClusterState state, ClusterSnapshot snapshot) {
+        PlannerSettings settings = state.lastSettings != null ? state.lastSettings : PlannerSettings.defaults(version);
+        ClusterSnapshot changed = overrides.apply(snapshot);
+        ScaleDecision replayed = planner(overrides.apply(settings)).plan(changed);
+        if (replayed.worthPublishing()) {
+            counts.unpublished++;
+        }
+        listener.unanswered(changed, replayed);
+    }
+
+    private Planner planner(PlannerSettings settings) {
+        return planners.computeIfAbsent(settings, Planner::new);
+    }
+}
