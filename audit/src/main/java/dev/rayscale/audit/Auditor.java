@@ -6,6 +6,7 @@ import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -43,10 +44,14 @@ public final class Auditor {
     }
 
     private static final int RECENT_ANSWERED = 64;
+    /**
+     * Per cluster, the records of the newest snapshots are held so that the one a decision answers can be read whole:
+     * the planner answers a snapshot as it arrives, before the collector's next, so a handful is plenty.
+     */
+    static final int READABLE = 6;
 
     private final Listener listener;
     private final Options options;
-    private final EventReader reader = new EventReader();
     private final Map<String, ClusterTrail> clusters = new HashMap<>();
     private final Totals totals = new Totals();
     private long lastTimestamp;
@@ -80,7 +85,9 @@ public final class Auditor {
 
     private static final class ClusterTrail {
         final long firstTimestamp;
-        ClusterSnapshot lastSnapshot;
+        SnapshotHead lastSnapshot;
+        /** The snapshots whose records are still held, newest last: those a decision can be expected to answer. */
+        final ArrayDeque<Seen> readable = new ArrayDeque<>();
         final RecentSnapshots<Seen> recent = new RecentSnapshots<>();
         final LinkedHashMap<String, Open> open = new LinkedHashMap<>();
         final LinkedHashMap<String, Integer> answered = new LinkedHashMap<>(RECENT_ANSWERED * 2, 0.75f, false) {
@@ -95,20 +102,36 @@ public final class Auditor {
         }
     }
 
-    private record Seen(String digest, long waitingTasks, ClusterSnapshot snapshot) {
+    /** A snapshot seen: its record while it is held, then only that it was seen. */
+    private static final class Seen {
+        private Read.Snapshot read;
+
+        Seen(Read.Snapshot read) {
+            this.read = read;
+        }
+
+        void forget() {
+            read = null;
+        }
+
+        ClusterSnapshot whole() {
+            return read == null ? null : read.full();
+        }
     }
 
-    private record Open(Seen snapshot, ScaleDecision decision, Recorded origin) {
+    /** A decision waiting for its result, with what its snapshot showed (digest null when not in the recording or no longer held). */
+    private record Open(String digest, long waitingTasks, ClusterSnapshot snapshot, ScaleDecision decision, Recorded origin) {
     }
 
     public Totals totals() {
         return totals;
     }
 
-    public void accept(Recorded record) {
+    /** Takes the next record, read ({@link Reads}); records come in time order. */
+    public void accept(Read read) {
+        Recorded record = read.origin();
         totals.records++;
         lastTimestamp = Math.max(lastTimestamp, record.timestamp());
-        Read read = reader.read(record);
         if (read instanceof Read.Unreadable bad) {
             totals.unreadable++;
             flag(record.key(), Flag.Kind.BAD_RECORD, record.timestamp(), bad.reason(), record.position());
@@ -116,11 +139,11 @@ public final class Auditor {
             totals.deadLetters++;
             flag(record.key(), Flag.Kind.DEAD_LETTER, record.timestamp(), "set aside from " + letter.from() + ": " + letter.reason()
                     + (letter.truncatedFrom() >= 0 ? " (kept the first bytes of " + letter.truncatedFrom() + ")" : ""), record.position());
+        } else if (read instanceof Read.Snapshot snapshot) {
+            snapshot(trail(snapshot.head().cluster().id(), record), snapshot, record);
         } else if (read instanceof Read.Event event) {
-            ClusterTrail trail = clusters.computeIfAbsent(event.event().cluster().id(), id -> new ClusterTrail(record.timestamp()));
-            if (event.event() instanceof ClusterSnapshot snapshot) {
-                snapshot(trail, snapshot, record);
-            } else if (event.event() instanceof ScaleDecision decision) {
+            ClusterTrail trail = trail(event.event().cluster().id(), record);
+            if (event.event() instanceof ScaleDecision decision) {
                 decision(trail, decision, record);
             } else if (event.event() instanceof ActuationResult result) {
                 result(trail, result, record);
@@ -128,9 +151,14 @@ public final class Auditor {
         }
     }
 
-    private void snapshot(ClusterTrail trail, ClusterSnapshot snapshot, Recorded record) {
+    private ClusterTrail trail(String cluster, Recorded record) {
+        return clusters.computeIfAbsent(cluster, id -> new ClusterTrail(record.timestamp()));
+    }
+
+    private void snapshot(ClusterTrail trail, Read.Snapshot read, Recorded record) {
+        SnapshotHead snapshot = read.head();
         String cluster = snapshot.cluster().id();
-        ClusterSnapshot last = trail.lastSnapshot;
+        SnapshotHead last = trail.lastSnapshot;
         if (last != null && last.id().equals(snapshot.id())) {
             return;  // the same snapshot again (a producer's retry)
         }
@@ -150,7 +178,12 @@ public final class Auditor {
             }
         }
         trail.lastSnapshot = snapshot.sequence() > (last == null ? -1 : last.sequence()) ? snapshot : last;
-        trail.recent.put(snapshot, new Seen(Digest.of(snapshot), Digest.waitingTasks(snapshot), options.keepSnapshots() ? snapshot : null));
+        Seen seen = new Seen(read);
+        trail.recent.put(snapshot, seen);
+        trail.readable.add(seen);
+        if (!options.keepSnapshots() && trail.readable.size() > READABLE) {
+            trail.readable.poll().forget();
+        }
     }
 
     private void decision(ClusterTrail trail, ScaleDecision decision, Recorded record) {
@@ -166,7 +199,11 @@ public final class Auditor {
             flag(cluster, trail.lastSnapshot == null ? Flag.Kind.BEFORE_RANGE : Flag.Kind.SNAPSHOT_MISSING, record.timestamp(), "decision "
                     + decision.id() + " answers snapshot " + decision.snapshotSequence() + ", which is not in the recording", record.position());
         }
-        trail.open.put(decision.id(), new Open(seen, decision, record));
+        ClusterSnapshot whole = seen == null ? null : seen.whole();
+        String digest = seen == null ? null : whole == null ? "(snapshot " + decision.snapshotSequence() + " is in the recording but "
+                + "more than " + READABLE + " snapshots before its decision)" : Digest.of(whole);
+        trail.open.put(decision.id(), new Open(digest, whole == null ? -1 : Digest.waitingTasks(whole),
+                options.keepSnapshots() ? whole : null, decision, record));
     }
 
     private void result(ClusterTrail trail, ActuationResult result, Recorded record) {
@@ -214,8 +251,7 @@ public final class Auditor {
     }
 
     private static Chain chain(String cluster, Open open, List<ActuationResult> results) {
-        return new Chain(cluster, open.snapshot() == null ? null : open.snapshot().digest(), open.snapshot() == null ? -1 : open.snapshot().waitingTasks(),
-                open.snapshot() == null ? null : open.snapshot().snapshot(), open.decision(),
+        return new Chain(cluster, open.digest(), open.waitingTasks(), open.snapshot(), open.decision(),
                 Instant.ofEpochMilli(open.origin().timestamp()), new ArrayList<>(results));
     }
 

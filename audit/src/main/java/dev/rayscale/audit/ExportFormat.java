@@ -1,14 +1,16 @@
 package dev.rayscale.audit;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.codec.EventJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -74,7 +76,7 @@ public final class ExportFormat {
         if (!others.isEmpty()) {
             out.writeStringField(HEADERS, mapper.writeValueAsString(others));
         }
-        JsonNode data = record.data() != null ? record.data() : json(record.value());
+        JsonNode data = json(record.value());
         if (data != null) {
             out.writeFieldName("data");
             out.writeTree(data);
@@ -96,40 +98,85 @@ public final class ExportFormat {
         }
     }
 
-    /** Reads one line back into the record it was. */
+    /**
+     * Reads one line back into the record it was. The line is scanned, not built into a tree: the value is the
+     * {@code data} as it stands in the line, for the reader of the event to parse once.
+     */
     public Recorded read(String line, long number) throws IOException {
-        JsonNode parsed = mapper.readTree(line);
-        if (!(parsed instanceof ObjectNode event) || !event.hasNonNull(TOPIC)) {
-            throw new IOException("not an exported record (a CloudEvent with " + TOPIC + ")");
-        }
-        Headers headers = new RecordHeaders();
-        if (!event.path(BARE).asBoolean(false)) {
-            for (Iterator<Map.Entry<String, JsonNode>> fields = event.fields(); fields.hasNext();) {
-                Map.Entry<String, JsonNode> field = fields.next();
-                String name = field.getKey();
-                if (name.equals("datacontenttype")) {
-                    add(headers, CloudEventHeaders.CONTENT_TYPE, field.getValue().asText());
-                } else if (isCloudEventsAttribute(name)) {
-                    add(headers, CE_PREFIX + name, field.getValue().asText());
+        return read(line.getBytes(StandardCharsets.UTF_8), number);
+    }
+
+    /** As {@link #read(String, long)}, from the line's UTF-8 bytes. */
+    public Recorded read(byte[] bytes, long number) throws IOException {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        byte[] value = null;
+        try (JsonParser parser = mapper.getFactory().createParser(bytes)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("not a JSON object");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                JsonToken token = parser.nextToken();
+                if (name.equals("data")) {
+                    int start = (int) parser.currentTokenLocation().getByteOffset();
+                    int end = token.isStructStart() ? JsonSpan.end(bytes, start) : -1;
+                    if (end > 0 && JsonSpan.closesObject(bytes, end)) {
+                        // The data closes the line, as this format writes it: taken as it stands, left for its reader to parse.
+                        value = Arrays.copyOfRange(bytes, start, end);
+                        break;
+                    }
+                    value = slice(parser, bytes, token);
+                } else if (name.equals("data_base64")) {
+                    value = Base64.getDecoder().decode(parser.getText());
+                } else if (token.isScalarValue()) {
+                    attributes.put(name, parser.getText());
+                } else {
+                    parser.skipChildren();
                 }
             }
         }
-        if (event.hasNonNull(HEADERS)) {
-            for (Iterator<Map.Entry<String, JsonNode>> others = mapper.readTree(event.get(HEADERS).asText()).fields(); others.hasNext();) {
+        String topic = attributes.get(TOPIC);
+        if (topic == null) {
+            throw new IOException("not an exported record (a CloudEvent with " + TOPIC + ")");
+        }
+        Headers headers = new RecordHeaders();
+        if (!Boolean.parseBoolean(attributes.get(BARE))) {
+            attributes.forEach((name, text) -> {
+                if (name.equals("datacontenttype")) {
+                    add(headers, CloudEventHeaders.CONTENT_TYPE, text);
+                } else if (isCloudEventsAttribute(name)) {
+                    add(headers, CE_PREFIX + name, text);
+                }
+            });
+        }
+        if (attributes.containsKey(HEADERS)) {
+            for (Iterator<Map.Entry<String, JsonNode>> others = mapper.readTree(attributes.get(HEADERS)).fields(); others.hasNext();) {
                 Map.Entry<String, JsonNode> header = others.next();
                 add(headers, header.getKey(), header.getValue().asText());
             }
         }
-        byte[] value = event.has("data_base64") ? Base64.getDecoder().decode(event.get("data_base64").asText()) : null;
-        JsonNode data = event.get("data");
-        return new Recorded(event.get(TOPIC).asText(), event.path(PARTITION).asInt(), event.path(OFFSET).asLong(), number,
-                Instant.parse(event.path(TIMESTAMP).asText(event.path("time").asText())).toEpochMilli(),
-                event.hasNonNull(KEY) ? event.get(KEY).asText() : null, headers, data == null ? value : null, data);
+        String time = attributes.getOrDefault(TIMESTAMP, attributes.get("time"));
+        if (time == null) {
+            throw new IOException("the record has neither " + TIMESTAMP + " nor time");
+        }
+        return new Recorded(topic, Integer.parseInt(attributes.getOrDefault(PARTITION, "0")), Long.parseLong(attributes.getOrDefault(OFFSET, "0")),
+                number, Instant.parse(time).toEpochMilli(), attributes.get(KEY), headers, value);
+    }
+
+    /** The bytes of the value the parser stands at: an object or array as it is in the line, anything else written anew. */
+    private byte[] slice(JsonParser parser, byte[] line, JsonToken token) throws IOException {
+        if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+            int start = (int) parser.currentTokenLocation().getByteOffset();
+            parser.skipChildren();
+            int end = (int) parser.currentLocation().getByteOffset();
+            return Arrays.copyOfRange(line, start, end);
+        }
+        return token == JsonToken.VALUE_NULL ? null : mapper.writeValueAsBytes(parser.readValueAsTree());
     }
 
     /** The attributes the {@code ce_*} headers carry: everything but this format's own extensions and the data. */
     private static boolean isCloudEventsAttribute(String name) {
-        return !name.startsWith("kafka") && !name.equals(KEY) && !name.equals("data") && !name.equals("data_base64");
+        return !name.startsWith("kafka") && !name.equals(KEY);
     }
 
     private static void add(Headers headers, String key, String value) {

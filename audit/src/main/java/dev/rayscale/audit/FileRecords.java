@@ -1,14 +1,15 @@
 package dev.rayscale.audit;
 
-import java.io.BufferedReader;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
@@ -21,6 +22,8 @@ public final class FileRecords implements RecordSource {
 
     private final Path file;
     private final Selection selection;
+    private static final int BATCH = 1_024;
+
     private final ExportFormat format = new ExportFormat();
 
     public FileRecords(Path file, Selection selection) {
@@ -36,29 +39,67 @@ public final class FileRecords implements RecordSource {
     @Override
     public void forEach(Consumer<Recorded> sink) throws IOException {
         long number = 0;
+        List<byte[]> batch = new ArrayList<>(BATCH);
+        CompletableFuture<List<Recorded>> parsing = CompletableFuture.completedFuture(List.of());
         try (InputStream raw = Files.newInputStream(file);
-                BufferedReader lines = new BufferedReader(new InputStreamReader(
-                        file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw, StandardCharsets.UTF_8), 1 << 16)) {
-            String line;
-            while ((line = lines.readLine()) != null) {
-                number++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                Recorded record;
-                try {
-                    record = format.read(line, number);
-                } catch (IOException | RuntimeException unreadable) {
-                    sink.accept(Recorded.problem(number, "line " + number + " is not an exported record: " + message(unreadable)));
-                    continue;
-                }
-                if (selection.includesKey(record.key()) && selection.includesTime(record.timestamp())) {
-                    sink.accept(record);
+                InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw) {
+            ByteLines lines = new ByteLines(in);
+            byte[] line;
+            while ((line = lines.next()) != null) {
+                batch.add(line);
+                if (batch.size() == BATCH) {
+                    parsing = next(parsing, batch, number, sink);
+                    number += batch.size();
+                    batch = new ArrayList<>(BATCH);
                 }
             }
         } catch (EOFException | ZipException truncated) {
+            parsing = next(parsing, batch, number, sink);
+            number += batch.size();
+            emit(parsing.join(), sink);
             sink.accept(Recorded.problem(number + 1, "the file ends early after line " + number + " (truncated?): " + message(truncated)));
+            return;
         }
+        emit(next(parsing, batch, number, sink).join(), sink);
+    }
+
+    /** Starts parsing a batch of lines on every core and hands on, meanwhile, the batch parsed before. */
+    private CompletableFuture<List<Recorded>> next(CompletableFuture<List<Recorded>> before, List<byte[]> batch, long number,
+            Consumer<Recorded> sink) {
+        CompletableFuture<List<Recorded>> next = CompletableFuture.supplyAsync(
+                () -> IntStream.range(0, batch.size()).parallel().mapToObj(i -> parse(batch.get(i), number + i + 1)).toList());
+        emit(before.join(), sink);
+        return next;
+    }
+
+    /** Hands on, in order, what the selection takes. */
+    private void emit(List<Recorded> parsed, Consumer<Recorded> sink) {
+        for (Recorded record : parsed) {
+            if (record != null && (record.problem() != null
+                    || selection.includesKey(record.key()) && selection.includesTime(record.timestamp()))) {
+                sink.accept(record);
+            }
+        }
+    }
+
+    private Recorded parse(byte[] line, long number) {
+        if (isBlank(line)) {
+            return null;
+        }
+        try {
+            return format.read(line, number);
+        } catch (IOException | RuntimeException unreadable) {
+            return Recorded.problem(number, "line " + number + " is not an exported record: " + message(unreadable));
+        }
+    }
+
+    private static boolean isBlank(byte[] line) {
+        for (byte b : line) {
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String message(Exception error) {

@@ -19,6 +19,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -34,7 +37,8 @@ public final class KafkaRecords implements RecordSource {
     public static final List<String> TOPICS = List.of(Topics.SNAPSHOTS, Topics.DECISIONS, Topics.ACTUATIONS,
             Topics.deadLetter("scaling-planner"), Topics.deadLetter("k8s-actuator"));
 
-    private static final int PAUSE_AT = 2_000;
+    /** Records held per partition before it is paused: with dozens of partitions of snapshots of several KiB, tens of MiB. */
+    private static final int PAUSE_AT = 64;
     private static final Duration SILENCE_LIMIT = Duration.ofSeconds(60);
 
     private final KafkaConsumer<String, byte[]> consumer;
@@ -46,7 +50,9 @@ public final class KafkaRecords implements RecordSource {
         Properties config = new Properties();
         config.putAll(client);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+        config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
+        // What a fetch may bring at once, bounded so that memory does not depend on how many partitions there are.
+        config.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(16 << 20));
         config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "rayscale-audit");
         // How long a metadata or offsets request may take before the broker counts as unreachable (Kafka's default is 60 s).
         config.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
@@ -113,12 +119,24 @@ public final class KafkaRecords implements RecordSource {
             ConsumerRecord<String, byte[]> record = buffer.poll();
             if (selection.includesKey(record.key()) && selection.includesTime(record.timestamp())) {
                 sink.accept(new Recorded(record.topic(), record.partition(), record.offset(), 0, record.timestamp(), record.key(),
-                        record.headers(), record.value(), null));
+                        detached(record.headers()), record.value()));
             }
             if (!buffer.isEmpty()) {
                 heads.add(next);
             }
         }
+    }
+
+    /**
+     * The headers as arrays of their own: a header read from a fetch is a view of the whole fetched buffer, and a record
+     * held (the audit holds a cluster's newest snapshots) would hold all of it.
+     */
+    private static Headers detached(Headers headers) {
+        RecordHeaders copy = new RecordHeaders();
+        for (Header header : headers) {
+            copy.add(header.key(), header.value());
+        }
+        return copy;
     }
 
     private void flowControl(Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> buffers, Set<TopicPartition> reading,

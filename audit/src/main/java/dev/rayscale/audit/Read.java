@@ -1,14 +1,28 @@
 package dev.rayscale.audit;
 
+import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.RayscaleEvent;
+import dev.rayscale.events.codec.EventCodec;
 
 /** A recorded record, read as the services read it: an event, a dead letter, or something that is neither. */
 public sealed interface Read {
 
     Recorded origin();
 
-    /** A valid Rayscale event under its own cluster's key. */
+    /** A valid Rayscale event under its own cluster's key: a decision or an actuation result. */
     record Event(Recorded origin, RayscaleEvent event) implements Read {
+    }
+
+    /**
+     * A snapshot under its own cluster's key: its head, and the whole snapshot when it was read strictly (else
+     * {@link #full()} reads it from the record).
+     */
+    record Snapshot(Recorded origin, SnapshotHead head, ClusterSnapshot read) implements Read {
+
+        /** The whole snapshot. */
+        public ClusterSnapshot full() {
+            return read != null ? read : EventCodec.SNAPSHOTS.bind(origin.value());
+        }
     }
 
     /**

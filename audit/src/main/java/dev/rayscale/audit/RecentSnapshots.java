@@ -1,6 +1,5 @@
 package dev.rayscale.audit;
 
-import dev.rayscale.events.ClusterSnapshot;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -26,7 +25,7 @@ final class RecentSnapshots<T> {
     private final Map<String, T> byId = new HashMap<>();
 
     /** Keeps {@code value} for {@code snapshot}; returns what fell out of the window, oldest first. */
-    List<T> put(ClusterSnapshot snapshot, T value) {
+    List<T> put(SnapshotHead snapshot, T value) {
         if (byId.put(snapshot.id(), value) == null) {
             order.add(new Entry(snapshot.id(), snapshot.observedAt()));
         }
@@ -45,38 +44,4 @@ final class RecentSnapshots<T> {
         return byId.get(id);
     }
 
-    /**
-     * Takes out the snapshot a decision answered, and hands {@code unanswered} every older one still kept: the
-     * planner reads a cluster's snapshots in order, so a snapshot before the one it answered gets no decision.
-     * Null (and nothing taken) if the snapshot is not kept.
-     */
-    T takeThrough(String id, java.util.function.Consumer<T> unanswered) {
-        if (!byId.containsKey(id)) {
-            return null;
-        }
-        while (!order.isEmpty()) {
-            Entry entry = order.poll();
-            T value = byId.remove(entry.id());
-            if (entry.id().equals(id)) {
-                return value;
-            }
-            if (value != null) {
-                unanswered.accept(value);
-            }
-        }
-        throw new IllegalStateException("snapshot " + id + " was kept but not in order");
-    }
-
-    /** Everything still kept, oldest first, and forgets it. */
-    List<T> drain() {
-        List<T> left = new ArrayList<>();
-        for (Entry entry : order) {
-            T value = byId.remove(entry.id());
-            if (value != null) {
-                left.add(value);
-            }
-        }
-        order.clear();
-        return left;
-    }
 }

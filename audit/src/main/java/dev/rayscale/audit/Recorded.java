@@ -1,6 +1,5 @@
 package dev.rayscale.audit;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.events.Topics;
 import org.apache.kafka.common.header.Headers;
 
@@ -9,21 +8,19 @@ import org.apache.kafka.common.header.Headers;
  *
  * @param line the export file's line number, or 0 when read from Kafka
  * @param timestamp the record's Kafka timestamp (epoch milliseconds): when it was written
- * @param value the record's value as bytes, or null when {@code data} holds it already parsed
- * @param data the value as parsed JSON (an export line's {@code data}), or null
+ * @param value the record's value, null for a null value
  * @param problem why a line of a file is not a record at all (the other fields are then empty), or null
  */
 public record Recorded(String topic, int partition, long offset, long line, long timestamp, String key, Headers headers, byte[] value,
-        JsonNode data, String problem) {
+        String problem) {
 
-    public Recorded(String topic, int partition, long offset, long line, long timestamp, String key, Headers headers, byte[] value,
-            JsonNode data) {
-        this(topic, partition, offset, line, timestamp, key, headers, value, data, null);
+    public Recorded(String topic, int partition, long offset, long line, long timestamp, String key, Headers headers, byte[] value) {
+        this(topic, partition, offset, line, timestamp, key, headers, value, null);
     }
 
     /** A line of a file that is not a record. */
     public static Recorded problem(long line, String problem) {
-        return new Recorded(null, -1, -1, line, 0, null, null, null, null, problem);
+        return new Recorded(null, -1, -1, line, 0, null, null, null, problem);
     }
 
     /** Where the record is, for messages: {@code topic/partition@offset}, and the line of a file. */

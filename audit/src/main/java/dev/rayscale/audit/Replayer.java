@@ -6,6 +6,7 @@ import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.planner.core.Planner;
 import dev.rayscale.planner.core.PlannerSettings;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,10 +14,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Plans every recorded snapshot again with the planner of this build, under the policy each recorded
- * decision used (with {@link PolicyOverrides}, under a changed one), and tells its listener, per recorded
- * decision, how the new plan compares, and per snapshot no decision answered, what the new plan is.
- * Streams over records in time order; per cluster it holds the snapshots not yet answered (a few seconds' worth).
+ * Plans recorded snapshots again with the planner of this build, under the policy each recorded decision
+ * used (with {@link PolicyOverrides}, under a changed one), and tells its listener, per recorded decision,
+ * how the new plan compares, and, when asked to plan every snapshot, per snapshot no decision answered, what
+ * the new plan is. Streams over records in time order; per cluster it holds the newest
+ * {@value Auditor#READABLE} snapshots not yet answered (the planner answers a snapshot as it arrives).
  */
 public final class Replayer {
 
@@ -77,7 +79,7 @@ public final class Replayer {
     }
 
     private static final class ClusterState {
-        final RecentSnapshots<ClusterSnapshot> waiting = new RecentSnapshots<>();
+        final ArrayDeque<Read.Snapshot> waiting = new ArrayDeque<>();
         final LinkedHashMap<String, Boolean> decided = new LinkedHashMap<>(RECENT_DECISIONS * 2, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
@@ -90,40 +92,46 @@ public final class Replayer {
     private final PolicyOverrides overrides;
     private final String version;
     private final Listener listener;
-    private final EventReader reader = new EventReader();
+    private final boolean everySnapshot;
     private final Map<String, ClusterState> clusters = new HashMap<>();
     private final Map<PlannerSettings, Planner> planners = new HashMap<>();
     private final Counts counts = new Counts();
 
-    public Replayer(PolicyOverrides overrides, String version, Listener listener) {
+    /** @param everySnapshot also plan the snapshots no decision answered (what-if; a thorough verify), else only the answered ones */
+    public Replayer(PolicyOverrides overrides, String version, Listener listener, boolean everySnapshot) {
         this.overrides = overrides;
         this.version = version;
         this.listener = listener;
+        this.everySnapshot = everySnapshot;
     }
 
     public Counts counts() {
         return counts;
     }
 
-    public void accept(Recorded record) {
-        Read read = reader.read(record);
+    /** Takes the next record, read ({@link Reads}); records come in time order. */
+    public void accept(Read read) {
+        Recorded record = read.origin();
         if (read instanceof Read.Unreadable bad) {
             counts.unreadable++;
             listener.unreadable(bad);
-        } else if (read instanceof Read.Event event) {
-            if (event.event() instanceof ClusterSnapshot snapshot) {
-                ClusterState state = state(snapshot.cluster().id());
-                counts.snapshots++;
-                state.waiting.put(snapshot, snapshot).forEach(old -> unanswered(state, old));
-            } else if (event.event() instanceof ScaleDecision decision) {
-                decision(decision, record);
+        } else if (read instanceof Read.Snapshot snapshot) {
+            ClusterState state = state(snapshot.head().cluster().id());
+            counts.snapshots++;
+            state.waiting.add(snapshot);
+            if (state.waiting.size() > Auditor.READABLE) {
+                unanswered(state, state.waiting.poll());
             }
+        } else if (read instanceof Read.Event event && event.event() instanceof ScaleDecision decision) {
+            decision(decision, record);
         }
     }
 
     public Counts finish() {
         for (ClusterState state : new TreeMap<>(clusters).values()) {
-            state.waiting.drain().forEach(snapshot -> unanswered(state, snapshot));
+            while (!state.waiting.isEmpty()) {
+                unanswered(state, state.waiting.poll());
+            }
         }
         return counts;
     }
@@ -142,15 +150,16 @@ public final class Replayer {
         PlannerSettings settings = recorded.planner().defaults() != null ? PlannerSettings.of(recorded.planner().defaults(), version)
                 : PlannerSettings.defaults(version);
         state.lastSettings = settings;
-        ClusterSnapshot snapshot = state.waiting.takeThrough(recorded.snapshotId(), older -> unanswered(state, older));
-        if (snapshot == null) {
+        Read.Snapshot answered = takeThrough(state, recorded.snapshotId());
+        if (answered == null) {
             counts.noSnapshot++;
             counts.different++;
             listener.compared(new Comparison(cluster, record.position(), recorded, null, null, Verdict.NO_SNAPSHOT,
-                    "its snapshot " + recorded.snapshotId() + " is not in the recording", List.of()));
+                    "its snapshot " + recorded.snapshotId() + " is not in the recording (or more than " + Auditor.READABLE
+                            + " snapshots before it)", List.of()));
             return;
         }
-        ClusterSnapshot changed = overrides.apply(snapshot);
+        ClusterSnapshot changed = overrides.apply(answered.full());
         ScaleDecision replayed = planner(overrides.apply(settings)).plan(changed);
         JsonNode before = EventCodec.DECISIONS.toTree(recorded);
         JsonNode after = EventCodec.DECISIONS.toTree(replayed);
@@ -182,9 +191,29 @@ public final class Replayer {
                 verdict == Verdict.IDENTICAL ? List.of() : JsonDiff.between(before, after, DIFFERENCES_SHOWN)));
     }
 
-    private void unanswered(ClusterState state, ClusterSnapshot snapshot) {
+    /**
+     * The snapshot the decision answered, taken out with every older one still waiting, which no decision will answer:
+     * the planner reads a cluster's snapshots in order. Null, and nothing taken, if it is not waiting.
+     */
+    private Read.Snapshot takeThrough(ClusterState state, String snapshotId) {
+        if (state.waiting.stream().noneMatch(waiting -> waiting.head().id().equals(snapshotId))) {
+            return null;
+        }
+        while (true) {
+            Read.Snapshot next = state.waiting.poll();
+            if (next.head().id().equals(snapshotId)) {
+                return next;
+            }
+            unanswered(state, next);
+        }
+    }
+
+    private void unanswered(ClusterState state, Read.Snapshot snapshot) {
+        if (!everySnapshot) {
+            return;
+        }
         PlannerSettings settings = state.lastSettings != null ? state.lastSettings : PlannerSettings.defaults(version);
-        ClusterSnapshot changed = overrides.apply(snapshot);
+        ClusterSnapshot changed = overrides.apply(snapshot.full());
         ScaleDecision replayed = planner(overrides.apply(settings)).plan(changed);
         if (replayed.worthPublishing()) {
             counts.unpublished++;

@@ -23,8 +23,8 @@ final class Audits implements Auditor.Listener {
     static Audits of(RecordSource source, Auditor.Options options) {
         Audits audit = new Audits();
         Auditor auditor = new Auditor(audit, options);
-        try {
-            source.forEach(auditor::accept);
+        try (Reads reads = new Reads(new EventReader(false), auditor::accept)) {
+            source.forEach(reads);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -25,15 +25,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 class GoldenRecordingsTest {
 
     static Stream<Path> recordings() throws IOException, URISyntaxException {
-        Path folder = Path.of(GoldenRecordingsTest.class.getClassLoader().getResource("golden").toURI());
+        Path folder = Path.of(GoldenRecordingsTest.class.getClassLoader().getResource("dev/rayscale/audit/golden").toURI());
         return Files.list(folder).filter(file -> file.toString().endsWith(".events.jsonl.gz")).sorted();
     }
 
     @ParameterizedTest
     @MethodSource("recordings")
     void everyRecordedDecisionIsPlannedAgainIdentically(Path recording) throws IOException {
-        Replayer replayer = new Replayer(PolicyOverrides.parse(java.util.List.of()), recordedVersion(recording), new WhatIf());
-        new FileRecords(recording, Selection.ALL).forEach(replayer::accept);
+        Replayer replayer = new Replayer(PolicyOverrides.parse(java.util.List.of()), recordedVersion(recording), new WhatIf(), true);
+        try (Reads reads = new Reads(new EventReader(true), replayer::accept)) {
+            new FileRecords(recording, Selection.ALL).forEach(reads);
+        }
         Replayer.Counts counts = replayer.finish();
 
         assertThat(counts.decisions).isPositive();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.events.Topics;
-import dev.rayscale.events.codec.EventJson;
 import dev.rayscale.testsupport.TestKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +55,7 @@ class KafkaRecordsTest {
             long last = 0;
             for (int i = 0; i < golden.lines.size(); i++) {
                 Recorded record = format.read(golden.lines.get(i).toString(), i + 1);
-                byte[] value = EventJson.mapper().writeValueAsBytes(record.data());
+                byte[] value = record.value();
                 last = record.timestamp() + shift;
                 producer.send(new ProducerRecord<>(record.topic(), null, last, record.key(), value, record.headers())).get(30, TimeUnit.SECONDS);
                 produced++;
@@ -123,8 +122,10 @@ class KafkaRecordsTest {
 
     private static String replay(RecordSource source) {
         try (source) {
-            Replayer replayer = new Replayer(PolicyOverrides.parse(List.of()), BuildInfo.plannerVersion(), new WhatIf());
-            source.forEach(replayer::accept);
+            Replayer replayer = new Replayer(PolicyOverrides.parse(List.of()), BuildInfo.plannerVersion(), new WhatIf(), false);
+            try (Reads reads = new Reads(new EventReader(false), replayer::accept)) {
+                source.forEach(reads);
+            }
             Replayer.Counts counts = replayer.finish();
             return counts.line() + " explained=" + counts.explained;
         } catch (IOException e) {

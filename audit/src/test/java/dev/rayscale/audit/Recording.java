@@ -23,7 +23,7 @@ import java.util.zip.GZIPInputStream;
  */
 final class Recording {
 
-    static final String GOLDEN = "golden/walkthrough.events.jsonl.gz";
+    static final String GOLDEN = "dev/rayscale/audit/golden/walkthrough.events.jsonl.gz";
 
     final List<JsonNode> lines;
 

@@ -40,8 +40,10 @@ class ReplayerTest {
             @Override
             public void unanswered(ClusterSnapshot snapshot, ScaleDecision replayed) {
             }
-        });
-        new FileRecords(file, Selection.ALL).forEach(replayer::accept);
+        }, true);
+        try (Reads reads = new Reads(new EventReader(true), replayer::accept)) {
+            new FileRecords(file, Selection.ALL).forEach(reads);
+        }
         return new Replay(replayer.finish(), comparisons);
     }
 
@@ -101,8 +103,10 @@ class ReplayerTest {
     @Test
     void whatIfAShorterIdleTimeoutRemovesWorkersEarlier() throws IOException {
         WhatIf whatIf = new WhatIf();
-        Replayer replayer = new Replayer(PolicyOverrides.parse(List.of("idleTimeoutSeconds=30")), recordedVersion(), whatIf);
-        new FileRecords(Recording.goldenFile(), Selection.ALL).forEach(replayer::accept);
+        Replayer replayer = new Replayer(PolicyOverrides.parse(List.of("idleTimeoutSeconds=30")), recordedVersion(), whatIf, true);
+        try (Reads reads = new Reads(new EventReader(false), replayer::accept)) {
+            new FileRecords(Recording.goldenFile(), Selection.ALL).forEach(reads);
+        }
         replayer.finish();
         java.io.StringWriter text = new java.io.StringWriter();
         whatIf.print(new java.io.PrintWriter(text), PolicyOverrides.parse(List.of("idleTimeoutSeconds=30")));

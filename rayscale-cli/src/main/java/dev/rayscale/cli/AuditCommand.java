@@ -78,7 +78,7 @@ public class AuditCommand implements Callable<Integer> {
                     rendering.flag(flag);
                 }
             }, new Auditor.Options(silence, Auditor.Options.DEFAULTS.edge(), decision != null));
-            if (!RecordingOptions.readAll(source, auditor::accept, spec.commandLine())) {
+            if (!recording.readEvents(source, auditor::accept, spec.commandLine())) {
                 return 2;
             }
             Auditor.Totals totals = auditor.finish();

@@ -61,6 +61,10 @@ public class DemoCommand implements Callable<Integer> {
             + "default 60), rebalance; or all of them: all."})
     List<String> faultSpecs = new java.util.ArrayList<>();
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = {"Runs the closed loop under a changed policy (repeatable), named "
+            + "as ./rayscale what-if names it: " + DemoSettings.KNOWN + "."})
+    List<String> settings = new java.util.ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -69,8 +73,14 @@ public class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path root = Home.root();
         Path work = Home.work("demo");
-        Workload workload = scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json")
-                ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario);
+        DemoSettings.Applied applied;
+        try {
+            applied = DemoSettings.apply(scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json")
+                    ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario), settings);
+        } catch (IllegalArgumentException bad) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), bad.getMessage());
+        }
+        Workload workload = applied.workload();
         double pace = speed != null ? speed : workload.speed();
         List<Fault> faults = faultSpecs.stream().flatMap(spec -> Fault.parse(spec).stream()).toList();
         AtomicBoolean stopped = new AtomicBoolean();
@@ -93,7 +103,7 @@ public class DemoCommand implements Callable<Integer> {
             run[0] = DemoRun.start(workload, pace, "raycluster-" + workload.name(), bootstrap, root, work, line -> {
                 out.println(line);
                 out.flush();
-            }, new DemoRun.Options(verbose, faults, kafka));
+            }, new DemoRun.Options(verbose, faults, kafka, applied.plannerOptions()));
             boolean settled = run[0].awaitSettled();
             Summary summary = run[0].summary(settled);
             Path file = report != null ? report : work.resolve(workload.name() + ".html");

@@ -8,6 +8,6 @@ import picocli.CommandLine.Command;
 @Command(name = "rayscale", mixinStandardHelpOptions = true, version = "rayscale 0.1.0",
         description = "Event-driven autoscaling for Ray clusters on Kubernetes.",
         subcommands = {PlanCommand.class, DemoCommand.class, ExportCommand.class, AuditCommand.class, ReplayCommand.class, WhatIfCommand.class,
-            BenchCollectorCommand.class})
+            BenchCollectorCommand.class, BenchAuditCommand.class})
 public class RayscaleCommand {
 }

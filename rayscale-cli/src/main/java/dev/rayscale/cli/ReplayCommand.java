@@ -67,9 +67,9 @@ public class ReplayCommand implements Callable<Integer> {
             public void unreadable(Read.Unreadable record) {
                 out.println("UNREADABLE  " + record.origin().position() + ": " + record.reason());
             }
-        });
+        }, recording.strict);
         try (RecordSource source = recording.open(spec.commandLine())) {
-            if (!RecordingOptions.readAll(source, replayer::accept, spec.commandLine())) {
+            if (!recording.readEvents(source, replayer::accept, spec.commandLine())) {
                 return 2;
             }
         }
@@ -79,7 +79,10 @@ public class ReplayCommand implements Callable<Integer> {
         if (counts.noSnapshot > 0) {
             out.println("not re-planned: " + counts.noSnapshot + " decision(s) whose snapshot is not in the recording");
         }
-        if (counts.unpublished > 0) {
+        if (!recording.strict) {
+            out.println("snapshots no decision answered were not planned again (--strict plans them too, and checks every record "
+                    + "against its schema)");
+        } else if (counts.unpublished > 0) {
             out.println("unpublished: " + counts.unpublished + " snapshot(s) got no decision although this build would publish one "
                     + "(skipped past the decision TTL on arrival, or lost; see audit)");
         }

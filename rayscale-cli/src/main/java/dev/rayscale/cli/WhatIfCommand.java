@@ -46,11 +46,11 @@ public class WhatIfCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), bad.getMessage());
         }
         WhatIf whatIf = new WhatIf();
-        Replayer replayer = new Replayer(overrides, BuildInfo.plannerVersion(), whatIf);
+        Replayer replayer = new Replayer(overrides, BuildInfo.plannerVersion(), whatIf, true);
         try (RecordSource source = recording.open(spec.commandLine())) {
             boolean read;
             try {
-                read = RecordingOptions.readAll(source, replayer::accept, spec.commandLine());
+                read = recording.readEvents(source, replayer::accept, spec.commandLine());
             } catch (IllegalArgumentException invalid) {
                 throw new ParameterException(spec.commandLine(), invalid.getMessage());
             }

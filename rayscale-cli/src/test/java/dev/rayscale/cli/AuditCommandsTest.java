@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 @QuarkusMainTest
 class AuditCommandsTest {
 
-    private static final String GOLDEN = "../audit/src/test/resources/golden/walkthrough.events.jsonl.gz";
+    private static final String GOLDEN = "../audit/src/main/resources/dev/rayscale/audit/golden/walkthrough.events.jsonl.gz";
 
     private static List<String> lines(LaunchResult result) {
         return result.getOutput().lines().toList();

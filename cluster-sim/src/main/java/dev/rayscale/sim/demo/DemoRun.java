@@ -49,8 +49,13 @@ public final class DemoRun implements AutoCloseable {
      * @param verbose print {@code ray status} with each decision
      * @param faults the faults to inject
      * @param broker the run's own broker, which {@code broker-restart} kills and resumes; null if the run shares one
+     * @param plannerOptions the planner's settings as JVM system properties ({@code -Drayscale.planner.packing=economical})
      */
-    public record Options(boolean verbose, List<Fault> faults, BrokerProcess broker) {
+    public record Options(boolean verbose, List<Fault> faults, BrokerProcess broker, List<String> plannerOptions) {
+
+        public Options(boolean verbose, List<Fault> faults, BrokerProcess broker) {
+            this(verbose, faults, broker, List.of());
+        }
 
         public static Options plain() {
             return new Options(false, List.of(), null);
@@ -88,7 +93,7 @@ public final class DemoRun implements AutoCloseable {
         DemoRun run = new DemoRun(workload, speed, clusterName, bootstrapServers, root, workDir, out, options);
         try {
             out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + workDir.resolve("logs") + ")");
-            run.services.startAll();
+            run.services.startAll(Map.of(RayscaleServices.Service.PLANNER, options.plannerOptions()));
             Topics.awaitAssigned(bootstrapServers, List.of("rayscale-scaling-planner-" + clusterName, "rayscale-k8s-actuator-" + clusterName),
                     Duration.ofSeconds(30));
             run.awaitGcs(Duration.ofSeconds(30));

@@ -79,8 +79,13 @@ public final class RayscaleServices implements AutoCloseable {
 
     /** Starts every service at once and waits until each reports ready. */
     public void startAll() {
+        startAll(Map.of());
+    }
+
+    /** As {@link #startAll()}, some services with extra JVM options (their settings as system properties). */
+    public void startAll(Map<Service, List<String>> options) {
         for (Service service : Service.values()) {
-            launch(new Member(service, 1), List.of());
+            launch(new Member(service, 1), options.getOrDefault(service, List.of()));
         }
         for (Service service : Service.values()) {
             awaitReady(new Member(service, 1));

@@ -1,6 +1,5 @@
 package dev.rayscale.events.codec;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.RayscaleEvent;
 import java.util.function.Supplier;
@@ -36,31 +35,53 @@ public abstract class EventDeserializer<T extends RayscaleEvent> implements Dese
         return checked(headers, () -> codec.decode(data));
     }
 
-    /** Reads an already parsed record value with its CloudEvents headers; see {@link #deserialize(String, Headers, byte[])}. */
-    public T deserialize(Headers headers, JsonNode tree) {
-        return checked(headers, () -> codec.decode(tree));
+    /**
+     * Reads a record with its CloudEvents headers, as {@link #deserialize(String, Headers, byte[])} does, or, when not
+     * {@code strict}, without the JSON Schema check ({@link EventCodec#bind(byte[])}).
+     */
+    public T read(Headers headers, byte[] value, boolean strict) {
+        return checked(headers, () -> strict ? codec.decode(value) : codec.bind(value));
+    }
+
+    /**
+     * Checks the CloudEvents headers of a record whose event was read some other way: they must agree with the
+     * event's id and cluster, as for {@link #deserialize(String, Headers, byte[])}. A record without headers passes.
+     */
+    public void checkHeaders(Headers headers, String eventId, String clusterId) {
+        if (headers != null && headers.iterator().hasNext()) {
+            agree(headers, envelope(headers), eventId, clusterId);
+        }
     }
 
     private T checked(Headers headers, Supplier<T> decode) {
         if (headers == null || !headers.iterator().hasNext()) {
             return decode.get();
         }
+        String id = envelope(headers);
+        T event = decode.get();
+        agree(headers, id, event.id(), event.cluster().id());
+        return event;
+    }
+
+    /** Checks the attributes that do not depend on the event; returns {@code ce_id}. */
+    private String envelope(Headers headers) {
         String ceType = present(headers, CloudEventHeaders.TYPE);
         if (!ceType.equals(codec.type().ceType())) {
             throw wrongType(ceType);
         }
         require(headers, CloudEventHeaders.SPEC_VERSION, CloudEventHeaders.CLOUDEVENTS_VERSION);
         present(headers, CloudEventHeaders.SOURCE);
-        String id = present(headers, CloudEventHeaders.ID);
-        T event = decode.get();
-        if (!id.equals(event.id())) {
-            throw invalid(CloudEventHeaders.ID, "expected the event's id " + event.id() + ", found " + id);
+        return present(headers, CloudEventHeaders.ID);
+    }
+
+    private void agree(Headers headers, String ceId, String eventId, String clusterId) {
+        if (!ceId.equals(eventId)) {
+            throw invalid(CloudEventHeaders.ID, "expected the event's id " + eventId + ", found " + ceId);
         }
         String subject = CloudEventHeaders.read(headers, CloudEventHeaders.SUBJECT);
-        if (subject != null && !subject.equals(event.cluster().id())) {
-            throw invalid(CloudEventHeaders.SUBJECT, "expected the event's cluster " + event.cluster().id() + ", found " + subject);
+        if (subject != null && !subject.equals(clusterId)) {
+            throw invalid(CloudEventHeaders.SUBJECT, "expected the event's cluster " + clusterId + ", found " + subject);
         }
-        return event;
     }
 
     private String present(Headers headers, String name) {

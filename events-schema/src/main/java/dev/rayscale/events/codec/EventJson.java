@@ -1,7 +1,9 @@
 package dev.rayscale.events.codec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -11,7 +13,8 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 /** The one Jackson configuration for Rayscale events, so that every producer writes the same JSON. */
 public final class EventJson {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    // Buffers are recycled per thread: a pool shared by threads that parse at once (the audit reads on every core) is contended.
+    private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder().recyclerPool(JsonRecyclerPools.threadLocalPool()).build())
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             // Additive schema changes keep the version, so a reader ignores fields it does not know.

@@ -1,0 +1,64 @@
+package dev.rayscale.audit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+
+/** Lines of a stream as UTF-8 bytes, without decoding them: a JSON parser reads the bytes as they are. */
+final class ByteLines {
+
+    private final InputStream in;
+    private byte[] buffer = new byte[1 << 20];
+    private int start;
+    private int end;
+    /** Where the search for the next line's end goes on: the bytes before it hold none. */
+    private int scanned;
+    private boolean exhausted;
+
+    ByteLines(InputStream in) {
+        this.in = in;
+    }
+
+    /** The next line without its end ({@code \n} or {@code \r\n}), or null at the end of the stream. */
+    byte[] next() throws IOException {
+        while (true) {
+            for (int i = Math.max(start, scanned); i < end; i++) {
+                if (buffer[i] == '\n') {
+                    int stop = i > start && buffer[i - 1] == '\r' ? i - 1 : i;
+                    byte[] line = Arrays.copyOfRange(buffer, start, stop);
+                    start = i + 1;
+                    scanned = start;
+                    return line;
+                }
+            }
+            scanned = end;
+            if (exhausted) {
+                if (start == end) {
+                    return null;
+                }
+                byte[] last = Arrays.copyOfRange(buffer, start, end);
+                start = end;
+                return last;
+            }
+            fill();
+        }
+    }
+
+    private void fill() throws IOException {
+        if (start > 0) {
+            System.arraycopy(buffer, start, buffer, 0, end - start);
+            end -= start;
+            scanned -= start;
+            start = 0;
+        }
+        if (end == buffer.length) {
+            buffer = Arrays.copyOf(buffer, buffer.length * 2);
+        }
+        int read = in.read(buffer, end, buffer.length - end);
+        if (read < 0) {
+            exhausted = true;
+        } else {
+            end += read;
+        }
+    }
+}
