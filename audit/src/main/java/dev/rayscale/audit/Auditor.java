@@ -48,7 +48,7 @@ public final class Auditor {
      * Per cluster, the records of the newest snapshots are held so that the one a decision answers can be read whole:
      * the planner answers a snapshot as it arrives, before the collector's next, so a handful is plenty.
      */
-    static final int READABLE = 6;
+    static final int READABLE = 4;
 
     private final Listener listener;
     private final Options options;
@@ -87,8 +87,8 @@ public final class Auditor {
         final long firstTimestamp;
         SnapshotHead lastSnapshot;
         /** The snapshots whose records are still held, newest last: those a decision can be expected to answer. */
-        final ArrayDeque<Seen> readable = new ArrayDeque<>();
-        final RecentSnapshots<Seen> recent = new RecentSnapshots<>();
+        final ArrayDeque<Read.Snapshot> readable = new ArrayDeque<>();
+        final SequenceWindow recent = new SequenceWindow();
         final LinkedHashMap<String, Open> open = new LinkedHashMap<>();
         final LinkedHashMap<String, Integer> answered = new LinkedHashMap<>(RECENT_ANSWERED * 2, 0.75f, false) {
             @Override
@@ -99,23 +99,6 @@ public final class Auditor {
 
         ClusterTrail(long firstTimestamp) {
             this.firstTimestamp = firstTimestamp;
-        }
-    }
-
-    /** A snapshot seen: its record while it is held, then only that it was seen. */
-    private static final class Seen {
-        private Read.Snapshot read;
-
-        Seen(Read.Snapshot read) {
-            this.read = read;
-        }
-
-        void forget() {
-            read = null;
-        }
-
-        ClusterSnapshot whole() {
-            return read == null ? null : read.full();
         }
     }
 
@@ -178,11 +161,10 @@ public final class Auditor {
             }
         }
         trail.lastSnapshot = snapshot.sequence() > (last == null ? -1 : last.sequence()) ? snapshot : last;
-        Seen seen = new Seen(read);
-        trail.recent.put(snapshot, seen);
-        trail.readable.add(seen);
-        if (!options.keepSnapshots() && trail.readable.size() > READABLE) {
-            trail.readable.poll().forget();
+        trail.recent.add(snapshot.sequence(), snapshot.observedAt().toEpochMilli());
+        trail.readable.add(read);
+        if (trail.readable.size() > (options.keepSnapshots() ? SequenceWindow.LIMIT : READABLE)) {
+            trail.readable.poll();
         }
     }
 
@@ -193,14 +175,15 @@ public final class Auditor {
         }
         totals.decisions++;
         totals.of(cluster)[1]++;
-        Seen seen = trail.recent.get(decision.snapshotId());
-        if (seen == null) {
+        boolean seen = trail.recent.contains(decision.snapshotSequence());
+        if (!seen) {
             // Before any snapshot of the cluster in the range, the decision's own may simply be before the range.
             flag(cluster, trail.lastSnapshot == null ? Flag.Kind.BEFORE_RANGE : Flag.Kind.SNAPSHOT_MISSING, record.timestamp(), "decision "
                     + decision.id() + " answers snapshot " + decision.snapshotSequence() + ", which is not in the recording", record.position());
         }
-        ClusterSnapshot whole = seen == null ? null : seen.whole();
-        String digest = seen == null ? null : whole == null ? "(snapshot " + decision.snapshotSequence() + " is in the recording but "
+        ClusterSnapshot whole = trail.readable.stream().filter(held -> held.head().id().equals(decision.snapshotId())).findFirst()
+                .map(Read.Snapshot::full).orElse(null);
+        String digest = !seen ? null : whole == null ? "(snapshot " + decision.snapshotSequence() + " is in the recording but "
                 + "more than " + READABLE + " snapshots before its decision)" : Digest.of(whole);
         trail.open.put(decision.id(), new Open(digest, whole == null ? -1 : Digest.waitingTasks(whole),
                 options.keepSnapshots() ? whole : null, decision, record));

@@ -12,6 +12,11 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,6 +45,9 @@ public final class KafkaRecords implements RecordSource {
     /** Records held per partition before it is paused: with dozens of partitions of snapshots of several KiB, tens of MiB. */
     private static final int PAUSE_AT = 64;
     private static final Duration SILENCE_LIMIT = Duration.ofSeconds(60);
+    private static final int HANDED_BATCH = 512;
+    private static final int HANDED_BATCHES = 2;
+    private static final List<Recorded> END = List.of();
 
     private final KafkaConsumer<String, byte[]> consumer;
     private final Selection selection;
@@ -52,7 +60,7 @@ public final class KafkaRecords implements RecordSource {
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
         // What a fetch may bring at once, bounded so that memory does not depend on how many partitions there are.
-        config.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(16 << 20));
+        config.putIfAbsent(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(4 << 20));
         config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "rayscale-audit");
         // How long a metadata or offsets request may take before the broker counts as unreachable (Kafka's default is 60 s).
         config.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
@@ -66,8 +74,76 @@ public final class KafkaRecords implements RecordSource {
         return "Kafka at " + bootstrapServers;
     }
 
+    /**
+     * Fetches and merges on a thread of its own and hands records on, in batches, to the calling thread: what is done with
+     * them there (the audit) does not wait for the broker, nor the broker for it.
+     */
     @Override
     public void forEach(Consumer<Recorded> sink) {
+        BlockingQueue<List<Recorded>> handed = new ArrayBlockingQueue<>(HANDED_BATCHES);
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicBoolean stopped = new AtomicBoolean();
+        Thread fetcher = new Thread(() -> {
+            List<List<Recorded>> batch = new ArrayList<>(List.of(new ArrayList<>(HANDED_BATCH)));
+            try {
+                fetch(record -> {
+                    batch.get(0).add(record);
+                    if (batch.get(0).size() == HANDED_BATCH) {
+                        hand(handed, batch.set(0, new ArrayList<>(HANDED_BATCH)), stopped);
+                    }
+                });
+                hand(handed, batch.get(0), stopped);
+            } catch (RuntimeException e) {
+                failure.set(e);
+            } finally {
+                hand(handed, END, stopped);
+            }
+        }, "kafka-records");
+        fetcher.setDaemon(true);
+        fetcher.start();
+        try {
+            for (List<Recorded> next = take(handed); next != END; next = take(handed)) {
+                next.forEach(sink);
+            }
+        } finally {
+            stopped.set(true);
+            handed.clear();
+            join(fetcher);
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    private static void hand(BlockingQueue<List<Recorded>> handed, List<Recorded> batch, AtomicBoolean stopped) {
+        try {
+            while (!stopped.get() && !handed.offer(batch, 100, TimeUnit.MILLISECONDS)) {
+                // the reader is busy: wait, unless it has stopped
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopped.set(true);
+        }
+    }
+
+    private static List<Recorded> take(BlockingQueue<List<Recorded>> handed) {
+        try {
+            return handed.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading " + KafkaRecords.class.getSimpleName(), e);
+        }
+    }
+
+    private static void join(Thread fetcher) {
+        try {
+            fetcher.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void fetch(Consumer<Recorded> sink) {
         Map<TopicPartition, Long> ends = bounds();
         Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> buffers = new HashMap<>();
         ends.keySet().forEach(partition -> buffers.put(partition, new ArrayDeque<>()));

@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  */
 public final class Reads implements Consumer<Recorded>, AutoCloseable {
 
-    static final int BATCH = 1_024;
+    static final int BATCH = 512;
 
     private final EventReader reader;
     private final Consumer<Read> downstream;

@@ -57,8 +57,9 @@ public class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Duration silence = Durations.parse(maxSilence, spec.commandLine(), "--max-silence");
-        PrintWriter out = output == null ? spec.commandLine().getOut()
-                : new PrintWriter(new BufferedWriter(Files.newBufferedWriter(output, StandardCharsets.UTF_8)));
+        // Buffered either way: an audit of a long history is millions of lines, and a flush per line costs more than the audit.
+        PrintWriter out = new PrintWriter(new BufferedWriter(output == null ? spec.commandLine().getOut()
+                : Files.newBufferedWriter(output, StandardCharsets.UTF_8), 1 << 16), false);
         try (RecordSource source = recording.open(spec.commandLine())) {
             AuditOutput rendering = switch (format) {
                 case text -> new AuditText(out, decision);
@@ -95,6 +96,8 @@ public class AuditCommand implements Callable<Integer> {
         } finally {
             if (output != null) {
                 out.close();
+            } else {
+                out.flush();
             }
         }
     }
