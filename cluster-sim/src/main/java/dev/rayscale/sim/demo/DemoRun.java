@@ -71,7 +71,7 @@ public final class DemoRun implements AutoCloseable {
         Topics.create(bootstrapServers);
         this.simulator = ClusterSimulator.start(workload, clusterName, speed);
         this.logs = workDir.resolve("logs");
-        this.services = new RayscaleServices(root, logs, bootstrapServers, simulator.apiServerUrl(), clusterName);
+        this.services = new RayscaleServices(root, logs, bootstrapServers, simulator.apiServerUrl(), clusterName, options.broker() != null);
         this.trail = new AuditTrail(bootstrapServers, simulator.clusterId(), this::printDecision, this::printActuation);
         this.progress = new Thread(this::printProgress, "demo-progress");
         progress.setDaemon(true);

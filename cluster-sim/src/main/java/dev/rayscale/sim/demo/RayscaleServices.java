@@ -42,6 +42,7 @@ public final class RayscaleServices implements AutoCloseable {
     private final String bootstrapServers;
     private final String apiServer;
     private final String groupSuffix;
+    private final String offsetReset;
     private final Map<Member, Process> running = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Member, Integer> ports = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -62,6 +63,17 @@ public final class RayscaleServices implements AutoCloseable {
      * @param groupSuffix makes the consumer groups this run's own, so that records of other runs on a shared broker are not mistaken for its work
      */
     public RayscaleServices(Path root, Path logs, String bootstrapServers, String apiServer, String groupSuffix) {
+        this(root, logs, bootstrapServers, apiServer, groupSuffix, false);
+    }
+
+    /**
+     * @param ownBroker the broker is this run's alone: everything on its topics is this run's work, so a consumer group
+     *     without a committed offset (new, or whose last commit a broker restart lost) reads from the beginning, as the
+     *     services do in production; on a shared broker a run's new groups start at the end, since what earlier runs
+     *     left there is not this run's work
+     */
+    public RayscaleServices(Path root, Path logs, String bootstrapServers, String apiServer, String groupSuffix, boolean ownBroker) {
+        this.offsetReset = ownBroker ? "earliest" : "latest";
         this.root = root;
         this.logs = logs;
         this.bootstrapServers = bootstrapServers;
@@ -128,11 +140,10 @@ public final class RayscaleServices implements AutoCloseable {
                 "-Dkubernetes.namespace=default");
         command.addAll(switch (service) {
             case COLLECTOR -> List.of("-Drayscale.collector.poll-interval=250ms", "-Drayscale.collector.heartbeat=1s");
-            // A run's groups are new: they start at the end of the topics, since what earlier runs left on a shared broker is not this run's work.
             case PLANNER -> List.of("-Dmp.messaging.incoming.snapshots.group.id=" + group(service),
-                    "-Dmp.messaging.incoming.snapshots.auto.offset.reset=latest");
+                    "-Dmp.messaging.incoming.snapshots.auto.offset.reset=" + offsetReset);
             case ACTUATOR -> List.of("-Dmp.messaging.incoming.decisions.group.id=" + group(service),
-                    "-Dmp.messaging.incoming.decisions.auto.offset.reset=latest");
+                    "-Dmp.messaging.incoming.decisions.auto.offset.reset=" + offsetReset);
         });
         if (service != Service.PLANNER) {
             command.addAll(apiServerOptions);
