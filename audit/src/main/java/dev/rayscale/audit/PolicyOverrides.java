@@ -41,15 +41,24 @@ public final class PolicyOverrides {
         this.settings = settings;
     }
 
-    public static PolicyOverrides parse(List<String> assignments) {
-        List<Setting> settings = new ArrayList<>();
-        for (String assignment : assignments) {
+    /** One {@code KEY=VALUE}, trimmed; shared with {@code demo --set}, which names its settings the same way. */
+    public record Assignment(String key, String value) {
+
+        public static Assignment parse(String assignment) {
             int equals = assignment.indexOf('=');
             if (equals <= 0) {
                 throw new IllegalArgumentException("'" + assignment + "' is not KEY=VALUE");
             }
-            String key = assignment.substring(0, equals).trim();
-            JsonNode value = value(assignment.substring(equals + 1).trim());
+            return new Assignment(assignment.substring(0, equals).trim(), assignment.substring(equals + 1).trim());
+        }
+    }
+
+    public static PolicyOverrides parse(List<String> assignments) {
+        List<Setting> settings = new ArrayList<>();
+        for (String assignment : assignments) {
+            Assignment parsed = Assignment.parse(assignment);
+            String key = parsed.key();
+            JsonNode value = value(parsed.value());
             String[] parts = key.split("\\.");
             if (parts.length == 1 && POLICY.contains(key)) {
                 settings.add(new Setting("policy", null, key, value, assignment));

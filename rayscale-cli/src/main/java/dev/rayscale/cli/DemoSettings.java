@@ -1,5 +1,6 @@
 package dev.rayscale.cli;
 
+import dev.rayscale.audit.PolicyOverrides;
 import dev.rayscale.sim.Workload;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +27,9 @@ final class DemoSettings {
         Workload.Cluster cluster = workload.cluster();
         List<String> planner = new ArrayList<>();
         for (String assignment : assignments) {
-            int equals = assignment.indexOf('=');
-            if (equals <= 0) {
-                throw new IllegalArgumentException("'" + assignment + "' is not KEY=VALUE");
-            }
-            String key = assignment.substring(0, equals).trim();
-            String value = assignment.substring(equals + 1).trim();
+            PolicyOverrides.Assignment parsed = PolicyOverrides.Assignment.parse(assignment);
+            String key = parsed.key();
+            String value = parsed.value();
             String[] parts = key.split("\\.");
             if (key.equals("upscalingMode")) {
                 cluster = new Workload.Cluster(cluster.headCpus(), kubeRayMode(value), cluster.idleTimeoutSeconds(), cluster.groups(),
