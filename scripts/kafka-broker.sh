@@ -9,7 +9,10 @@
 #   scripts/kafka-broker.sh resume   # starts again on the data a kill left
 #
 # Environment: RAYSCALE_KAFKA_PORT (default 19092; the controller uses the next port),
-# RAYSCALE_KAFKA_DIR (state, logs and pid; default .rayscale/kafka in the repository).
+# RAYSCALE_KAFKA_DIR (state, logs and pid; default .rayscale/kafka in the repository),
+# RAYSCALE_KAFKA_EXTRA_PROPERTIES (a file appended to the broker's server.properties: more listeners, TLS),
+# RAYSCALE_KAFKA_SCRAM (SCRAM credentials created when the storage is formatted, as kafka-storage's
+# --add-scram takes them, e.g. 'SCRAM-SHA-512=[name=alice,password=...]').
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -71,9 +74,16 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 PROPS
+  if [[ -n ${RAYSCALE_KAFKA_EXTRA_PROPERTIES:-} ]]; then
+    cat "$RAYSCALE_KAFKA_EXTRA_PROPERTIES" >> "$dir/server.properties"
+  fi
+  local scram=()
+  if [[ -n ${RAYSCALE_KAFKA_SCRAM:-} ]]; then
+    scram=(--add-scram "$RAYSCALE_KAFKA_SCRAM")
+  fi
   local cluster_id
   cluster_id=$(java "${java_opts[@]}" kafka.tools.StorageTool random-uuid)
-  java "${java_opts[@]}" kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$dir/server.properties" > "$dir/format.log"
+  java "${java_opts[@]}" kafka.tools.StorageTool format --standalone -t "$cluster_id" -c "$dir/server.properties" "${scram[@]}" > "$dir/format.log"
   launch
 }
 

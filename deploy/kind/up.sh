@@ -13,13 +13,12 @@ echo "== KubeRay operator (owns the pods; Rayscale only edits RayCluster specs)"
 helm repo add kuberay https://ray-project.github.io/kuberay-helm/ >/dev/null
 helm upgrade --install kuberay-operator kuberay/kuberay-operator --namespace kuberay --create-namespace --wait
 
-echo "== Kafka (Strimzi, one KRaft node) and the topics"
+echo "== Kafka (Strimzi, one KRaft node)"
 kubectl create namespace kafka --dry-run=client -o yaml | kubectl apply -f -
 helm repo add strimzi https://strimzi.io/charts/ >/dev/null
 helm upgrade --install strimzi strimzi/strimzi-kafka-operator --namespace kafka --wait
 kubectl apply -n kafka -f "$root/deploy/kind/kafka.yaml"
 kubectl wait -n kafka kafka/rayscale --for=condition=Ready --timeout=600s
-sed 's/replicas: 3/replicas: 1/; /min.insync.replicas/d' "$root/deploy/kafka-topics.yaml" | kubectl apply -f -
 
 echo "== Rayscale images"
 (cd "$root" && ./mvnw -q -B package -DskipTests)
@@ -29,8 +28,10 @@ for service in demand-collector scaling-planner k8s-actuator; do
 done
 
 echo "== Rayscale"
-kubectl apply -k "$root/deploy"
-kubectl -n rayscale rollout status deployment --timeout=300s
+# The chart also creates the topics as Strimzi KafkaTopics (one replica: kind has one Kafka node).
+helm upgrade --install rayscale "$root/deploy/helm/rayscale" --namespace rayscale --create-namespace \
+  --set topics.strimzi.create=true --set topics.strimzi.replicas=1 --set topics.strimzi.minInsyncReplicas=1 \
+  --set image.pullPolicy=Never --wait --timeout 5m
 
 echo "== the walk-through RayCluster (opted in with rayscale.dev/autoscaling: enabled)"
 kubectl apply -f "$root/deploy/samples/raycluster-walkthrough.yaml"

@@ -1,13 +1,17 @@
 package dev.rayscale.collector;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** What the collector counts: GCS polls and their latency, errors by cluster, clusters watched, snapshot lag. */
+/** What the collector counts: GCS polls and their latency, errors and how long reads have failed by cluster, clusters watched, snapshot lag. */
 @ApplicationScoped
 public class CollectorMetrics {
 
@@ -18,6 +22,8 @@ public class CollectorMetrics {
     private final Counter skipped;
     private final AtomicInteger watched = new AtomicInteger();
     private final AtomicInteger misconfigured = new AtomicInteger();
+    /** Per cluster, when its GCS reads began to fail (epoch milliseconds), 0 while they succeed. */
+    private final Map<String, AtomicLong> failingSince = new ConcurrentHashMap<>();
 
     public CollectorMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -39,9 +45,23 @@ public class CollectorMetrics {
 
     void polled(String cluster, String errorCode, long nanos) {
         (errorCode == null ? pollOk : pollFailed).record(Duration.ofNanos(nanos));
-        if (errorCode != null) {
+        AtomicLong since = failingSince.computeIfAbsent(cluster, id -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder("rayscale.collector.gcs.unreachable", value, CollectorMetrics::secondsSince).tag("cluster", id).baseUnit("seconds")
+                    .description("How long every read of the cluster's GCS has failed (0 while reads succeed)").register(registry);
+            return value;
+        });
+        if (errorCode == null) {
+            since.set(0);
+        } else {
+            since.compareAndSet(0, System.currentTimeMillis());
             registry.counter("rayscale.collector.gcs.errors", "cluster", cluster, "code", errorCode).increment();
         }
+    }
+
+    private static double secondsSince(AtomicLong since) {
+        long start = since.get();
+        return start == 0 ? 0 : (System.currentTimeMillis() - start) / 1000.0;
     }
 
     void published(Duration sinceObserved) {

@@ -78,7 +78,7 @@ public class ActuationService {
             result = result(decision, received, Outcome.FAILED, "the Kubernetes API failed: " + ClusterApi.describe(e), null, null,
                     List.of(), 0, false);
         }
-        metrics.outcome(result.outcome());
+        metrics.outcome(decision.cluster().id(), result.outcome());
         LOG.infof("%s: decision %s (snapshot %d): %s — %s", decision.cluster().id(), decision.id(), decision.snapshotSequence(),
                 result.outcome(), result.reason());
         return result;

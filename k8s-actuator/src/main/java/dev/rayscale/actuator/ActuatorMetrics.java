@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 
-/** What the actuator counts: outcomes by kind, drains accepted and refused, and decision-to-patch latency. */
+/** What the actuator counts: outcomes by kind (in total and per cluster), drains accepted and refused, and decision-to-patch latency. */
 @ApplicationScoped
 public class ActuatorMetrics {
 
@@ -25,8 +25,10 @@ public class ActuatorMetrics {
         registry.counter("rayscale.actuator.drains", "result", "refused");
     }
 
-    void outcome(Outcome outcome) {
+    /** Counted twice: in total by outcome, and per cluster (for the dashboard's table; one series per cluster and outcome seen). */
+    void outcome(String cluster, Outcome outcome) {
         registry.counter("rayscale.actuator.outcomes", "outcome", outcome.name()).increment();
+        registry.counter("rayscale.actuator.results", "cluster", cluster, "outcome", outcome.name()).increment();
     }
 
     void drains(int accepted, int refused) {

@@ -1,6 +1,7 @@
 package dev.rayscale.planner;
 
 import dev.rayscale.events.InfeasibleDemand;
+import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.ScaleDecision;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -11,8 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the planner counts: how long each plan takes, every evaluation by kind (published or not),
- * and per cluster the demand it could not place.
+ * What the planner counts: how long each plan takes, every evaluation by kind (published or not), the
+ * decisions published per cluster and kind, and per cluster the demand it could not place.
  */
 @ApplicationScoped
 public class PlannerMetrics {
@@ -20,6 +21,7 @@ public class PlannerMetrics {
     private final MeterRegistry registry;
     private final Timer planTime;
     private final Map<String, AtomicLong> infeasible = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> oldestWaitingPod = new ConcurrentHashMap<>();
 
     public PlannerMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -37,12 +39,31 @@ public class PlannerMetrics {
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired").increment();
     }
 
+    /**
+     * Per cluster, how long its oldest pod has waited for a node (seconds, 0 when none waits): a pod that waits long
+     * is a node pool that cannot grow, which only the platform team can fix.
+     */
+    void observed(ClusterSnapshot snapshot) {
+        if (snapshot.pendingPods() == null) {
+            return;  // Kubernetes was not read for this snapshot: what waits is unknown, the last figure stands
+        }
+        long oldest = snapshot.pendingPods().stream()
+                .mapToLong(pod -> Math.max(0, Duration.between(pod.createdAt(), snapshot.observedAt()).toSeconds())).max().orElse(0);
+        oldestWaitingPod.computeIfAbsent(snapshot.cluster().id(), cluster -> registry.gauge("rayscale.planner.pods.waiting.oldest.seconds",
+                io.micrometer.core.instrument.Tags.of("cluster", cluster), new AtomicLong())).set(oldest);
+    }
+
     void planned(ScaleDecision decision, long nanos) {
         planTime.record(Duration.ofNanos(nanos));
         registry.counter("rayscale.planner.evaluations", "kind", kind(decision)).increment();
         long unplaced = decision.infeasible().stream().mapToLong(PlannerMetrics::size).sum();
         infeasible.computeIfAbsent(decision.cluster().id(), cluster -> registry.gauge("rayscale.planner.infeasible.demand",
                 io.micrometer.core.instrument.Tags.of("cluster", cluster), new AtomicLong())).set(unplaced);
+    }
+
+    /** A decision worth publishing, per cluster and kind: what the dashboard shows per cluster. */
+    void published(ScaleDecision decision) {
+        registry.counter("rayscale.planner.decisions", "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
     }
 
     /** scale_up, scale_down, mixed, unchanged, or hold (the cluster's state was unknown). */

@@ -53,6 +53,7 @@ public class SnapshotConsumer {
     }
 
     private CompletionStage<Void> plan(ClusterSnapshot snapshot) {
+        metrics.observed(snapshot);
         Duration age = Duration.between(snapshot.observedAt(), clock.instant());
         if (age.compareTo(ttl) > 0) {
             // A backlog (after a restart, a rebalance): a decision from it would expire before it is made.
@@ -71,6 +72,7 @@ public class SnapshotConsumer {
         }
         LOG.infof("%s: decision %s from snapshot %d: %s", snapshot.cluster().id(), decision.id(), snapshot.sequence(),
                 String.join("; ", decision.reasons()));
+        metrics.published(decision);
         return outbox.publish(decision);
     }
 }

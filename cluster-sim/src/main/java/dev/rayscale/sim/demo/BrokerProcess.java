@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,19 +18,29 @@ public final class BrokerProcess implements AutoCloseable {
     private final Path root;
     private final Path folder;
     private final int port;
+    private final Map<String, String> settings;
     private final String bootstrapServers;
     private boolean stopped;
 
-    private BrokerProcess(Path root, Path folder, int port) {
+    private BrokerProcess(Path root, Path folder, int port, Map<String, String> settings) {
         this.root = root;
         this.folder = folder;
         this.port = port;
+        this.settings = Map.copyOf(settings);
         this.bootstrapServers = run("start").trim();
     }
 
     /** A fresh broker on {@code port}, its data in {@code folder}. */
     public static BrokerProcess start(Path root, Path folder, int port) {
-        return new BrokerProcess(root, folder, port);
+        return new BrokerProcess(root, folder, port, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, Path, int)}, with the script's further settings ({@code RAYSCALE_KAFKA_EXTRA_PROPERTIES},
+     * {@code RAYSCALE_KAFKA_SCRAM}): listeners with TLS or SASL, users.
+     */
+    public static BrokerProcess start(Path root, Path folder, int port, Map<String, String> settings) {
+        return new BrokerProcess(root, folder, port, settings);
     }
 
     public String bootstrapServers() {
@@ -59,6 +70,7 @@ public final class BrokerProcess implements AutoCloseable {
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("RAYSCALE_KAFKA_PORT", String.valueOf(port));
         builder.environment().put("RAYSCALE_KAFKA_DIR", folder.toString());
+        builder.environment().putAll(settings);
         try {
             Process process = builder.start();
             String output;

@@ -97,7 +97,7 @@ public final class RayscaleServices implements AutoCloseable {
     /** As {@link #startAll()}, some services with extra JVM options (their settings as system properties). */
     public void startAll(Map<Service, List<String>> options) {
         for (Service service : Service.values()) {
-            launch(new Member(service, 1), options.getOrDefault(service, List.of()));
+            launch(new Member(service, 1), options.getOrDefault(service, List.of()), Map.of());
         }
         for (Service service : Service.values()) {
             awaitReady(new Member(service, 1));
@@ -119,11 +119,38 @@ public final class RayscaleServices implements AutoCloseable {
     }
 
     private void start(Member member, List<String> options) {
-        launch(member, options);
+        launch(member, options, Map.of());
         awaitReady(member);
     }
 
-    private void launch(Member member, List<String> options) {
+    /**
+     * Starts one service with extra JVM options and environment variables (as a pod's, e.g. the Kafka client settings
+     * the Helm chart gives), without waiting for it to be ready: see {@link #readiness(Service)} and {@link #awaitReady(Service)}.
+     */
+    public void launch(Service service, List<String> options, Map<String, String> environment) {
+        launch(new Member(service, 1), options, environment);
+    }
+
+    /** Waits until a launched service reports ready. */
+    public void awaitReady(Service service) {
+        awaitReady(new Member(service, 1));
+    }
+
+    /** What the service's {@code /q/health/ready} answers now (status and body), or empty while it does not listen. */
+    public java.util.Optional<HttpResponse<String>> readiness(Service service) {
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(service) + "/q/health/ready"))
+                .timeout(Duration.ofSeconds(5)).build();
+        try {
+            return java.util.Optional.of(HttpClient.newHttpClient().send(ready, HttpResponse.BodyHandlers.ofString()));
+        } catch (IOException notListening) {
+            return java.util.Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private void launch(Member member, List<String> options, Map<String, String> environment) {
         Service service = member.service();
         Path jar = root.resolve(service.module).resolve("target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
@@ -155,6 +182,7 @@ public final class RayscaleServices implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log(member).toFile()));
             builder.environment().put("RAYSCALE_INSTANCE", member.name());
+            builder.environment().putAll(environment);
             // Fewer glibc malloc arenas: the usual setting for a JVM with a small footprint (as in the deploy manifests).
             builder.environment().put("MALLOC_ARENA_MAX", "2");
             Process process = builder.start();

@@ -10,7 +10,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** Creates Rayscale's topics up front, as a real deployment does (deploy/kafka-topics.yaml), so that no consumer waits for one to appear. */
+/** Creates Rayscale's topics up front, as a real deployment does (the Helm chart's Strimzi KafkaTopics), so that no consumer waits for one to appear. */
 final class Topics {
 
     private static final List<String> NAMES = List.of(dev.rayscale.events.Topics.SNAPSHOTS, dev.rayscale.events.Topics.DECISIONS,

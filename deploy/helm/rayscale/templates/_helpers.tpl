@@ -1,0 +1,208 @@
+{{/* The components, each with its key in the values. */}}
+{{- define "rayscale.components" -}}
+demand-collector: demandCollector
+scaling-planner: scalingPlanner
+k8s-actuator: k8sActuator
+{{- end }}
+
+{{/* A component's resource name: <release>-<component>. Call with (dict "root" $ "component" NAME). */}}
+{{- define "rayscale.name" -}}
+{{- printf "%s-%s" .root.Release.Name .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "rayscale.selectorLabels" -}}
+app.kubernetes.io/name: {{ .component }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end }}
+
+{{- define "rayscale.labels" -}}
+{{ include "rayscale.selectorLabels" . }}
+app.kubernetes.io/part-of: rayscale
+app.kubernetes.io/version: {{ .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
+{{- end }}
+
+{{- define "rayscale.image" -}}
+{{- $image := .root.Values.image }}
+{{- $tag := default .root.Chart.AppVersion $image.tag }}
+{{- if eq $image.flavor "native" }}{{ $tag = printf "%s-native" $tag }}{{ end }}
+{{- printf "%s/%s:%s" $image.registry .component $tag }}
+{{- end }}
+
+{{/* The Kubernetes API rules of a component, as deploy/README.md documents them. */}}
+{{- define "rayscale.rules" -}}
+{{- if eq .component "demand-collector" }}
+- apiGroups: ["ray.io"]
+  resources: ["rayclusters"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
+{{- else }}
+- apiGroups: ["ray.io"]
+  resources: ["rayclusters"]
+  verbs: ["get", "patch"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["list"]
+{{- end }}
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- if .root.Values.watch.gcsTokenSecrets }}
+- apiGroups: [""]
+  resources: ["secrets"]
+  verbs: ["get"]
+{{- end }}
+{{- end }}
+
+{{/* The Kafka client settings every service gets, as the standard KAFKA_* variables Quarkus hands to Kafka. */}}
+{{- define "rayscale.kafkaEnv" -}}
+{{- $kafka := .root.Values.kafka }}
+- name: KAFKA_BOOTSTRAP_SERVERS
+  value: {{ $kafka.bootstrapServers | quote }}
+- name: KAFKA_SECURITY_PROTOCOL
+  value: {{ $kafka.securityProtocol | quote }}
+{{- if hasPrefix "SASL_" $kafka.securityProtocol }}
+{{- if not $kafka.sasl.secretName }}{{ fail "kafka.sasl.secretName is required when kafka.securityProtocol is SASL_*" }}{{ end }}
+- name: KAFKA_SASL_MECHANISM
+  value: {{ $kafka.sasl.mechanism | quote }}
+- name: RAYSCALE_KAFKA_USERNAME
+  valueFrom:
+    secretKeyRef: {name: {{ $kafka.sasl.secretName | quote }}, key: {{ $kafka.sasl.usernameKey | quote }}}
+- name: RAYSCALE_KAFKA_PASSWORD
+  valueFrom:
+    secretKeyRef: {name: {{ $kafka.sasl.secretName | quote }}, key: {{ $kafka.sasl.passwordKey | quote }}}
+{{- $module := ternary "org.apache.kafka.common.security.plain.PlainLoginModule" "org.apache.kafka.common.security.scram.ScramLoginModule" (eq $kafka.sasl.mechanism "PLAIN") }}
+# Kubernetes expands $(VAR) from the variables above: the password never appears in the pod spec.
+- name: KAFKA_SASL_JAAS_CONFIG
+  value: {{ printf "%s required username=\"$(RAYSCALE_KAFKA_USERNAME)\" password=\"$(RAYSCALE_KAFKA_PASSWORD)\";" $module | quote }}
+{{- end }}
+{{- if $kafka.tls.truststore.secretName }}
+- name: KAFKA_SSL_TRUSTSTORE_LOCATION
+  value: {{ printf "/etc/rayscale/kafka/truststore/%s" $kafka.tls.truststore.key | quote }}
+- name: KAFKA_SSL_TRUSTSTORE_TYPE
+  value: {{ $kafka.tls.truststore.type | quote }}
+{{- if $kafka.tls.truststore.passwordKey }}
+- name: KAFKA_SSL_TRUSTSTORE_PASSWORD
+  valueFrom:
+    secretKeyRef: {name: {{ $kafka.tls.truststore.secretName | quote }}, key: {{ $kafka.tls.truststore.passwordKey | quote }}}
+{{- end }}
+{{- end }}
+{{- if $kafka.tls.keystore.secretName }}
+- name: KAFKA_SSL_KEYSTORE_LOCATION
+  value: {{ printf "/etc/rayscale/kafka/keystore/%s" $kafka.tls.keystore.key | quote }}
+- name: KAFKA_SSL_KEYSTORE_TYPE
+  value: {{ $kafka.tls.keystore.type | quote }}
+{{- if $kafka.tls.keystore.passwordKey }}
+- name: KAFKA_SSL_KEYSTORE_PASSWORD
+  valueFrom:
+    secretKeyRef: {name: {{ $kafka.tls.keystore.secretName | quote }}, key: {{ $kafka.tls.keystore.passwordKey | quote }}}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* The pod template of a component. Call with (dict "root" $ "component" NAME "values" COMPONENT_VALUES). */}}
+{{- define "rayscale.podTemplate" -}}
+{{- $root := .root }}
+{{- $tls := $root.Values.kafka.tls }}
+metadata:
+  labels:
+    {{- include "rayscale.labels" . | nindent 4 }}
+spec:
+  serviceAccountName: {{ include "rayscale.name" . }}
+  automountServiceAccountToken: {{ ne .component "scaling-planner" }}
+  {{- with $root.Values.imagePullSecrets }}
+  imagePullSecrets:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  securityContext:
+    runAsNonRoot: true
+    seccompProfile:
+      type: RuntimeDefault
+  containers:
+    - name: {{ .component }}
+      image: {{ include "rayscale.image" . | quote }}
+      imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+      ports:
+        - name: http
+          containerPort: 8080
+      env:
+        {{- include "rayscale.kafkaEnv" . | nindent 8 }}
+        {{- if eq $root.Values.image.flavor "jvm" }}
+        - name: JAVA_OPTS_APPEND
+          value: {{ printf "-Dquarkus.http.host=0.0.0.0 -Djava.util.logging.manager=org.jboss.logmanager.LogManager %s" .values.jvmOptions | quote }}
+        {{- end }}
+        - name: MALLOC_ARENA_MAX
+          value: "2"
+        {{- if eq .component "demand-collector" }}
+        - name: RAYSCALE_COLLECTOR_SHARD_COUNT
+          value: {{ .values.replicas | quote }}
+        {{- with $root.Values.watch.namespaces }}
+        - name: RAYSCALE_COLLECTOR_NAMESPACES
+          value: {{ join "," . | quote }}
+        {{- end }}
+        {{- end }}
+        {{- with .values.env }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      resources:
+        {{- toYaml .values.resources | nindent 8 }}
+      startupProbe:
+        httpGet: {path: /q/health/started, port: http}
+        periodSeconds: 2
+        failureThreshold: 60
+      readinessProbe:
+        httpGet: {path: /q/health/ready, port: http}
+        periodSeconds: 5
+      livenessProbe:
+        httpGet: {path: /q/health/live, port: http}
+        periodSeconds: 10
+      securityContext:
+        runAsNonRoot: true
+        allowPrivilegeEscalation: false
+        readOnlyRootFilesystem: true
+        capabilities:
+          drop: ["ALL"]
+      volumeMounts:
+        - name: tmp
+          mountPath: /tmp
+        {{- if $tls.truststore.secretName }}
+        - name: kafka-truststore
+          mountPath: /etc/rayscale/kafka/truststore
+          readOnly: true
+        {{- end }}
+        {{- if $tls.keystore.secretName }}
+        - name: kafka-keystore
+          mountPath: /etc/rayscale/kafka/keystore
+          readOnly: true
+        {{- end }}
+  volumes:
+    # Quarkus and Vert.x write caches under /tmp; the root filesystem stays read-only.
+    - name: tmp
+      emptyDir:
+        sizeLimit: 64Mi
+    {{- if $tls.truststore.secretName }}
+    - name: kafka-truststore
+      secret:
+        secretName: {{ $tls.truststore.secretName }}
+    {{- end }}
+    {{- if $tls.keystore.secretName }}
+    - name: kafka-keystore
+      secret:
+        secretName: {{ $tls.keystore.secretName }}
+    {{- end }}
+  {{- with .values.nodeSelector }}
+  nodeSelector:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .values.tolerations }}
+  tolerations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .values.affinity }}
+  affinity:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end }}
