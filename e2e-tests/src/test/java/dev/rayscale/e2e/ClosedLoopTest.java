@@ -72,6 +72,10 @@ class ClosedLoopTest {
             }
             ClosedLoops.assertAuditChainComplete(run);
             ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
+            if (workload.equals("head-restart")) {
+                // A run whose GCS goes away and comes back: every series the dashboard and alerts read exists, the errors' too.
+                OperationsMetrics.assertEveryQueriedMetricIsExposed(run.services());
+            }
             if (workload.equals("quota")) {
                 assertThat(run.trail().decisions()).anySatisfy(decision -> assertThat(decision.launches())
                         .anySatisfy(launch -> assertThat(launch.failure()).contains("exceeded quota")));
