@@ -22,14 +22,13 @@ final class ByteLines {
     /** The next line without its end ({@code \n} or {@code \r\n}), or null at the end of the stream. */
     byte[] next() throws IOException {
         while (true) {
-            for (int i = Math.max(start, scanned); i < end; i++) {
-                if (buffer[i] == '\n') {
-                    int stop = i > start && buffer[i - 1] == '\r' ? i - 1 : i;
-                    byte[] line = Arrays.copyOfRange(buffer, start, stop);
-                    start = i + 1;
-                    scanned = start;
-                    return line;
-                }
+            int i = newline(Math.max(start, scanned));
+            if (i >= 0) {
+                int stop = i > start && buffer[i - 1] == '\r' ? i - 1 : i;
+                byte[] line = Arrays.copyOfRange(buffer, start, stop);
+                start = i + 1;
+                scanned = start;
+                return line;
             }
             scanned = end;
             if (exhausted) {
@@ -42,6 +41,17 @@ final class ByteLines {
             }
             fill();
         }
+    }
+
+    /** The first {@code \n} at or after {@code from} in what the buffer holds, or -1. */
+    private int newline(int from) {
+        for (int at = from; at < end; at += ByteWords.WIDTH) {
+            long newlines = ByteWords.equal(ByteWords.word(buffer, at, end), (byte) '\n');
+            if (newlines != 0) {
+                return at + ByteWords.index(newlines);
+            }
+        }
+        return -1;
     }
 
     private void fill() throws IOException {

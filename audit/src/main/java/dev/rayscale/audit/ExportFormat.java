@@ -160,7 +160,7 @@ public final class ExportFormat {
             throw new IOException("the record has neither " + TIMESTAMP + " nor time");
         }
         return new Recorded(topic, Integer.parseInt(attributes.getOrDefault(PARTITION, "0")), Long.parseLong(attributes.getOrDefault(OFFSET, "0")),
-                number, Instant.parse(time).toEpochMilli(), attributes.get(KEY), headers, value);
+                number, dev.rayscale.events.codec.IsoInstant.parse(time).toEpochMilli(), attributes.get(KEY), headers, value);
     }
 
     /** The bytes of the value the parser stands at: an object or array as it is in the line, anything else written anew. */

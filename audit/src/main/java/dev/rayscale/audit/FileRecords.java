@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -22,7 +23,7 @@ public final class FileRecords implements RecordSource {
 
     private final Path file;
     private final Selection selection;
-    private static final int BATCH = 1_024;
+    private static final int BATCH = 512;
 
     private final ExportFormat format = new ExportFormat();
 
@@ -38,9 +39,23 @@ public final class FileRecords implements RecordSource {
 
     @Override
     public void forEach(Consumer<Recorded> sink) throws IOException {
+        stream(record -> record, sink);
+    }
+
+    /** Reads the events in the pass that parses the lines: one parallel stage, not two. */
+    @Override
+    public void forEachRead(EventReader reader, Consumer<Read> sink) throws IOException {
+        stream(reader::read, sink);
+    }
+
+    /**
+     * Every selected record, {@code prepared} on every core in batches of lines, handed on in the file's order. What it
+     * holds is two batches.
+     */
+    private <T> void stream(Function<Recorded, T> prepare, Consumer<T> sink) throws IOException {
         long number = 0;
         List<byte[]> batch = new ArrayList<>(BATCH);
-        CompletableFuture<List<Recorded>> parsing = CompletableFuture.completedFuture(List.of());
+        CompletableFuture<List<T>> parsing = CompletableFuture.completedFuture(List.of());
         try (InputStream raw = Files.newInputStream(file);
                 InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw) {
             ByteLines lines = new ByteLines(in);
@@ -48,36 +63,43 @@ public final class FileRecords implements RecordSource {
             while ((line = lines.next()) != null) {
                 batch.add(line);
                 if (batch.size() == BATCH) {
-                    parsing = next(parsing, batch, number, sink);
+                    parsing = next(parsing, batch, number, prepare, sink);
                     number += batch.size();
                     batch = new ArrayList<>(BATCH);
                 }
             }
         } catch (EOFException | ZipException truncated) {
-            parsing = next(parsing, batch, number, sink);
+            parsing = next(parsing, batch, number, prepare, sink);
             number += batch.size();
             emit(parsing.join(), sink);
-            sink.accept(Recorded.problem(number + 1, "the file ends early after line " + number + " (truncated?): " + message(truncated)));
+            sink.accept(prepare.apply(Recorded.problem(number + 1, "the file ends early after line " + number + " (truncated?): "
+                    + message(truncated))));
             return;
         }
-        emit(next(parsing, batch, number, sink).join(), sink);
+        emit(next(parsing, batch, number, prepare, sink).join(), sink);
     }
 
-    /** Starts parsing a batch of lines on every core and hands on, meanwhile, the batch parsed before. */
-    private CompletableFuture<List<Recorded>> next(CompletableFuture<List<Recorded>> before, List<byte[]> batch, long number,
-            Consumer<Recorded> sink) {
-        CompletableFuture<List<Recorded>> next = CompletableFuture.supplyAsync(
-                () -> IntStream.range(0, batch.size()).parallel().mapToObj(i -> parse(batch.get(i), number + i + 1)).toList());
+    /** Starts preparing a batch of lines on every core and hands on, meanwhile, the batch prepared before. */
+    private <T> CompletableFuture<List<T>> next(CompletableFuture<List<T>> before, List<byte[]> batch, long number,
+            Function<Recorded, T> prepare, Consumer<T> sink) {
+        CompletableFuture<List<T>> next = CompletableFuture.supplyAsync(() -> IntStream.range(0, batch.size()).parallel()
+                .mapToObj(i -> selected(parse(batch.get(i), number + i + 1))).map(record -> record == null ? null : prepare.apply(record))
+                .toList());
         emit(before.join(), sink);
         return next;
     }
 
-    /** Hands on, in order, what the selection takes. */
-    private void emit(List<Recorded> parsed, Consumer<Recorded> sink) {
-        for (Recorded record : parsed) {
-            if (record != null && (record.problem() != null
-                    || selection.includesKey(record.key()) && selection.includesTime(record.timestamp()))) {
-                sink.accept(record);
+    /** The record if the selection takes it (a problem always), else null. */
+    private Recorded selected(Recorded record) {
+        return record != null && (record.problem() != null || selection.includesKey(record.key()) && selection.includesTime(record.timestamp()))
+                ? record : null;
+    }
+
+    /** Hands on, in order, what was selected. */
+    private static <T> void emit(List<T> prepared, Consumer<T> sink) {
+        for (T item : prepared) {
+            if (item != null) {
+                sink.accept(item);
             }
         }
     }

@@ -13,22 +13,34 @@ final class JsonSpan {
     static int end(byte[] json, int start) {
         int depth = 0;
         boolean inString = false;
-        for (int i = start; i < json.length; i++) {
-            byte b = json[i];
-            if (inString) {
-                if (b == '\\') {
-                    i++;
-                } else if (b == '"') {
-                    inString = false;
+        int escaped = -1;
+        for (int at = start; at < json.length; at += ByteWords.WIDTH) {
+            long word = ByteWords.word(json, at, json.length);
+            // '[' and ']' differ from '{' and '}' only in the bit 0x20: one comparison finds both.
+            long folded = word | 0x2020202020202020L;
+            long marks = ByteWords.equal(word, (byte) '"') | ByteWords.equal(word, (byte) '\\')
+                    | ByteWords.equal(folded, (byte) '{') | ByteWords.equal(folded, (byte) '}');
+            for (; marks != 0; marks &= marks - 1) {
+                int i = at + ByteWords.index(marks);
+                if (i == escaped) {
+                    continue;
                 }
-            } else if (b == '"') {
-                inString = true;
-            } else if (b == '{' || b == '[') {
-                depth++;
-            } else if (b == '}' || b == ']') {
-                depth--;
-                if (depth == 0) {
-                    return i + 1;
+                byte b = json[i];
+                if (inString) {
+                    if (b == '\\') {
+                        escaped = i + 1;
+                    } else if (b == '"') {
+                        inString = false;
+                    }
+                } else if (b == '"') {
+                    inString = true;
+                } else if (b == '{' || b == '[') {
+                    depth++;
+                } else if (b == '}' || b == ']') {
+                    depth--;
+                    if (depth == 0) {
+                        return i + 1;
+                    }
                 }
             }
         }

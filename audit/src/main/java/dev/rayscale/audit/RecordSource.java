@@ -12,6 +12,16 @@ public interface RecordSource extends AutoCloseable {
 
     void forEach(Consumer<Recorded> sink) throws IOException;
 
+    /**
+     * Every selected record read as an event ({@link EventReader}), in the same order, the reading done on every core.
+     * A source that already works in parallel batches (a file: its lines are parsed so) reads the events in the same pass.
+     */
+    default void forEachRead(EventReader reader, Consumer<Read> sink) throws IOException {
+        try (Reads reads = new Reads(reader, sink)) {
+            forEach(reads);
+        }
+    }
+
     /** Where it reads from, for messages. */
     String describe();
 

@@ -52,7 +52,7 @@ public record SnapshotHead(String id, ClusterRef cluster, long sequence, Instant
                     case "schemaVersion" -> version = token == JsonToken.VALUE_NUMBER_INT ? parser.getLongValue() : null;
                     case "id" -> id = token == JsonToken.VALUE_STRING ? parser.getText() : null;
                     case "sequence" -> sequence = token == JsonToken.VALUE_NUMBER_INT ? parser.getLongValue() : null;
-                    case "observedAt" -> observedAt = token == JsonToken.VALUE_STRING ? Instant.parse(parser.getText()) : null;
+                    case "observedAt" -> observedAt = token == JsonToken.VALUE_STRING ? dev.rayscale.events.codec.IsoInstant.parse(parser.getText()) : null;
                     case "cluster" -> {
                         if (token != JsonToken.START_OBJECT) {
                             throw new InvalidEventException(TYPE, "$.cluster", "expected an object");

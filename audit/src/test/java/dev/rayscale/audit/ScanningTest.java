@@ -31,6 +31,48 @@ class ScanningTest {
         assertThat(JsonSpan.end(bytes("{\"open\":["), 0)).isEqualTo(-1);
     }
 
+    /** Word-at-a-time scanning against Jackson's own reading, wherever the value starts and whatever its strings hold. */
+    @Test
+    void aSpanEndsWhereJacksonSaysForAnyValueAtAnyAlignment() throws IOException {
+        java.util.Random random = new java.util.Random(7);
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (int round = 0; round < 2_000; round++) {
+            String value = mapper.writeValueAsString(randomValue(random, 3));
+            String prefix = "{\"pad\":\"" + "p".repeat(random.nextInt(9)) + "\",\"data\":";
+            byte[] json = bytes(prefix + value + "}");
+            int start = bytes(prefix).length;
+            int expected;
+            try (com.fasterxml.jackson.core.JsonParser parser = mapper.getFactory().createParser(json)) {
+                while (parser.nextToken() != com.fasterxml.jackson.core.JsonToken.FIELD_NAME || !parser.currentName().equals("data")) {
+                    // to the data
+                }
+                parser.nextToken();
+                parser.skipChildren();
+                expected = (int) parser.currentLocation().getByteOffset();
+            }
+            assertThat(JsonSpan.end(json, start)).as(value).isEqualTo(expected);
+            assertThat(JsonSpan.closesObject(json, expected)).isTrue();
+            assertThat(JsonSpan.end(java.util.Arrays.copyOf(json, expected - 1), start)).as("cut short: %s", value).isEqualTo(-1);
+        }
+    }
+
+    private static Object randomValue(java.util.Random random, int depth) {
+        String[] texts = {"}", "]", "{[", "\"", "\\", "\\\"", "é€😀", "a\nb", "plain", "", "\\}", "[\"{"};
+        java.util.Map<String, Object> object = new java.util.LinkedHashMap<>();
+        int members = random.nextInt(5);
+        for (int i = 0; i < members; i++) {
+            String key = texts[random.nextInt(texts.length)] + i;
+            object.put(key, switch (depth == 0 ? random.nextInt(3) : random.nextInt(5)) {
+                case 0 -> texts[random.nextInt(texts.length)] + "x".repeat(random.nextInt(12));
+                case 1 -> random.nextInt();
+                case 2 -> random.nextBoolean() ? null : 1.5;
+                case 3 -> java.util.List.of(randomValue(random, depth - 1), texts[random.nextInt(texts.length)]);
+                default -> randomValue(random, depth - 1);
+            });
+        }
+        return object;
+    }
+
     @Test
     void linesAreSplitOnTheirEndsWhateverTheirLength() throws IOException {
         String long1 = "x".repeat(3 << 20);
@@ -42,6 +84,21 @@ class ScanningTest {
         }
 
         assertThat(read).containsExactly("one", long1, "", "last");
+
+        java.util.Random random = new java.util.Random(11);
+        List<String> many = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < 5_000; i++) {
+            String line = "é".repeat(random.nextInt(3)) + "y".repeat(random.nextInt(40));
+            many.add(line);
+            text.append(line).append(random.nextBoolean() ? "\n" : "\r\n");
+        }
+        ByteLines split = new ByteLines(new ByteArrayInputStream(bytes(text.toString())));
+        List<String> back = new ArrayList<>();
+        for (byte[] line = split.next(); line != null; line = split.next()) {
+            back.add(new String(line, StandardCharsets.UTF_8));
+        }
+        assertThat(back).isEqualTo(many);
     }
 
     @Test

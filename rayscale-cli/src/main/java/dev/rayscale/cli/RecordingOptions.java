@@ -54,9 +54,7 @@ final class RecordingOptions {
 
     /** Reads every selected record as an event into {@code sink}, on every core and in order; see {@link #readAll}. */
     boolean readEvents(RecordSource source, java.util.function.Consumer<dev.rayscale.audit.Read> sink, picocli.CommandLine commandLine) {
-        try (dev.rayscale.audit.Reads reads = new dev.rayscale.audit.Reads(new dev.rayscale.audit.EventReader(strict), sink)) {
-            return readAll(source, reads, commandLine);
-        }
+        return reading(source, () -> source.forEachRead(new dev.rayscale.audit.EventReader(strict), sink), commandLine);
     }
 
     /**
@@ -64,8 +62,17 @@ final class RecordingOptions {
      * cannot be read: no broker, a file that cannot be opened.
      */
     static boolean readAll(RecordSource source, java.util.function.Consumer<dev.rayscale.audit.Recorded> sink, picocli.CommandLine commandLine) {
+        return reading(source, () -> source.forEach(sink), commandLine);
+    }
+
+    /** Reading the source, as one of its forEach; false when it cannot be read. */
+    private interface Reading {
+        void run() throws IOException;
+    }
+
+    private static boolean reading(RecordSource source, Reading reading, picocli.CommandLine commandLine) {
         try {
-            source.forEach(sink);
+            reading.run();
             return true;
         } catch (IOException | org.apache.kafka.common.KafkaException | IllegalStateException unreadable) {
             commandLine.getErr().println("rayscale " + commandLine.getCommandName() + ": cannot read " + source.describe() + ": "

@@ -16,6 +16,9 @@ public final class EventJson {
     // Buffers are recycled per thread: a pool shared by threads that parse at once (the audit reads on every core) is contended.
     private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder().recyclerPool(JsonRecyclerPools.threadLocalPool()).build())
             .addModule(new JavaTimeModule())
+            // Registered after the Java time module, so it is the one asked for instants.
+            .addModule(new com.fasterxml.jackson.databind.module.SimpleModule("rayscale-instants")
+                    .addDeserializer(java.time.Instant.class, new IsoInstant.Deserializer()))
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             // Additive schema changes keep the version, so a reader ignores fields it does not know.
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
