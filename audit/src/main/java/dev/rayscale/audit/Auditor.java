@@ -6,7 +6,6 @@ import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -86,8 +85,8 @@ public final class Auditor {
     private static final class ClusterTrail {
         final long firstTimestamp;
         SnapshotHead lastSnapshot;
-        /** The snapshots whose records are still held, newest last: those a decision can be expected to answer. */
-        final ArrayDeque<Read.Snapshot> readable = new ArrayDeque<>();
+        /** With {@link Options#keepSnapshots}, the snapshots still held for the chains (a decision's own comes read with it). */
+        final HeldSnapshots readable;
         final SequenceWindow recent = new SequenceWindow();
         final LinkedHashMap<String, Open> open = new LinkedHashMap<>();
         final LinkedHashMap<String, Integer> answered = new LinkedHashMap<>(RECENT_ANSWERED * 2, 0.75f, false) {
@@ -97,8 +96,9 @@ public final class Auditor {
             }
         };
 
-        ClusterTrail(long firstTimestamp) {
+        ClusterTrail(long firstTimestamp, int held) {
             this.firstTimestamp = firstTimestamp;
+            this.readable = new HeldSnapshots(held);
         }
     }
 
@@ -127,7 +127,7 @@ public final class Auditor {
         } else if (read instanceof Read.Event event) {
             ClusterTrail trail = trail(event.event().cluster().id(), record);
             if (event.event() instanceof ScaleDecision decision) {
-                decision(trail, decision, record);
+                decision(trail, decision, event.answered(), record);
             } else if (event.event() instanceof ActuationResult result) {
                 result(trail, result, record);
             }
@@ -135,7 +135,7 @@ public final class Auditor {
     }
 
     private ClusterTrail trail(String cluster, Recorded record) {
-        return clusters.computeIfAbsent(cluster, id -> new ClusterTrail(record.timestamp()));
+        return clusters.computeIfAbsent(cluster, id -> new ClusterTrail(record.timestamp(), options.keepSnapshots() ? SequenceWindow.LIMIT : 1));
     }
 
     private void snapshot(ClusterTrail trail, Read.Snapshot read, Recorded record) {
@@ -162,13 +162,14 @@ public final class Auditor {
         }
         trail.lastSnapshot = snapshot.sequence() > (last == null ? -1 : last.sequence()) ? snapshot : last;
         trail.recent.add(snapshot.sequence(), snapshot.observedAt().toEpochMilli());
-        trail.readable.add(read);
-        if (trail.readable.size() > (options.keepSnapshots() ? SequenceWindow.LIMIT : READABLE)) {
-            trail.readable.poll();
+        if (options.keepSnapshots()) {
+            trail.readable.add(read, evicted -> {
+            });
         }
     }
 
-    private void decision(ClusterTrail trail, ScaleDecision decision, Recorded record) {
+    /** @param answered the snapshot it answered, read whole while reading ({@link SnapshotJoin}), or null */
+    private void decision(ClusterTrail trail, ScaleDecision decision, ClusterSnapshot answered, Recorded record) {
         String cluster = decision.cluster().id();
         if (trail.open.containsKey(decision.id()) || trail.answered.containsKey(decision.id())) {
             return;  // published again (the planner restarted before its offsets were committed): one decision
@@ -181,8 +182,7 @@ public final class Auditor {
             flag(cluster, trail.lastSnapshot == null ? Flag.Kind.BEFORE_RANGE : Flag.Kind.SNAPSHOT_MISSING, record.timestamp(), "decision "
                     + decision.id() + " answers snapshot " + decision.snapshotSequence() + ", which is not in the recording", record.position());
         }
-        ClusterSnapshot whole = trail.readable.stream().filter(held -> held.head().id().equals(decision.snapshotId())).findFirst()
-                .map(Read.Snapshot::full).orElse(null);
+        ClusterSnapshot whole = answered != null ? answered : trail.readable.full(decision.snapshotId());
         String digest = !seen ? null : whole == null ? "(snapshot " + decision.snapshotSequence() + " is in the recording but "
                 + "more than " + READABLE + " snapshots before its decision)" : Digest.of(whole);
         trail.open.put(decision.id(), new Open(digest, whole == null ? -1 : Digest.waitingTasks(whole),

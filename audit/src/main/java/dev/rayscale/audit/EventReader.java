@@ -7,6 +7,7 @@ import dev.rayscale.events.codec.ActuationDeserializer;
 import dev.rayscale.events.codec.DecisionDeserializer;
 import dev.rayscale.events.codec.EventDeserializer;
 import dev.rayscale.events.codec.SnapshotDeserializer;
+import java.util.List;
 
 /**
  * Reads a record as the consuming service would: CloudEvents headers checked, the key matching the event's
@@ -25,6 +26,14 @@ public final class EventReader {
     private final SnapshotDeserializer snapshots = new SnapshotDeserializer();
     private final EventDeserializer<?> decisions = new DecisionDeserializer();
     private final EventDeserializer<?> actuations = new ActuationDeserializer();
+
+    /**
+     * Reads a batch on every core, then joins each decision to its snapshot ({@link SnapshotJoin}): call it for the
+     * batches one after the other, in order.
+     */
+    List<Read> readAll(List<Recorded> batch, SnapshotJoin join) {
+        return join.join(batch.parallelStream().map(this::read).toList());
+    }
 
     public Read read(Recorded record) {
         if (record.problem() != null) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -23,7 +24,7 @@ public final class FileRecords implements RecordSource {
 
     private final Path file;
     private final Selection selection;
-    private static final int BATCH = 512;
+    private static final int BATCH = 256;
 
     private final ExportFormat format = new ExportFormat();
 
@@ -39,20 +40,21 @@ public final class FileRecords implements RecordSource {
 
     @Override
     public void forEach(Consumer<Recorded> sink) throws IOException {
-        stream(record -> record, sink);
+        stream(batch -> batch, sink);
     }
 
     /** Reads the events in the pass that parses the lines: one parallel stage, not two. */
     @Override
     public void forEachRead(EventReader reader, Consumer<Read> sink) throws IOException {
-        stream(reader::read, sink);
+        SnapshotJoin join = new SnapshotJoin();
+        stream(batch -> reader.readAll(batch, join), sink);
     }
 
     /**
-     * Every selected record, {@code prepared} on every core in batches of lines, handed on in the file's order. What it
-     * holds is two batches.
+     * Every selected record, parsed on every core in batches of lines and each batch {@code prepared}, handed on in the
+     * file's order. What it holds is two batches.
      */
-    private <T> void stream(Function<Recorded, T> prepare, Consumer<T> sink) throws IOException {
+    private <T> void stream(Function<List<Recorded>, List<T>> prepare, Consumer<T> sink) throws IOException {
         long number = 0;
         List<byte[]> batch = new ArrayList<>(BATCH);
         CompletableFuture<List<T>> parsing = CompletableFuture.completedFuture(List.of());
@@ -71,21 +73,23 @@ public final class FileRecords implements RecordSource {
         } catch (EOFException | ZipException truncated) {
             parsing = next(parsing, batch, number, prepare, sink);
             number += batch.size();
-            emit(parsing.join(), sink);
-            sink.accept(prepare.apply(Recorded.problem(number + 1, "the file ends early after line " + number + " (truncated?): "
-                    + message(truncated))));
+            parsing.join().forEach(sink);
+            prepare.apply(List.of(Recorded.problem(number + 1, "the file ends early after line " + number + " (truncated?): "
+                    + message(truncated)))).forEach(sink);
             return;
         }
-        emit(next(parsing, batch, number, prepare, sink).join(), sink);
+        next(parsing, batch, number, prepare, sink).join().forEach(sink);
     }
 
-    /** Starts preparing a batch of lines on every core and hands on, meanwhile, the batch prepared before. */
+    /**
+     * Starts parsing a batch of lines on every core, then preparing it, and hands on, meanwhile, the batch prepared
+     * before. Batches are prepared one after the other, in order: preparing may carry state from one to the next.
+     */
     private <T> CompletableFuture<List<T>> next(CompletableFuture<List<T>> before, List<byte[]> batch, long number,
-            Function<Recorded, T> prepare, Consumer<T> sink) {
-        CompletableFuture<List<T>> next = CompletableFuture.supplyAsync(() -> IntStream.range(0, batch.size()).parallel()
-                .mapToObj(i -> selected(parse(batch.get(i), number + i + 1))).map(record -> record == null ? null : prepare.apply(record))
-                .toList());
-        emit(before.join(), sink);
+            Function<List<Recorded>, List<T>> prepare, Consumer<T> sink) {
+        CompletableFuture<List<T>> next = before.thenApplyAsync(previous -> prepare.apply(IntStream.range(0, batch.size()).parallel()
+                .mapToObj(i -> selected(parse(batch.get(i), number + i + 1))).filter(Objects::nonNull).toList()), Reads.POOL);
+        before.join().forEach(sink);
         return next;
     }
 
@@ -93,15 +97,6 @@ public final class FileRecords implements RecordSource {
     private Recorded selected(Recorded record) {
         return record != null && (record.problem() != null || selection.includesKey(record.key()) && selection.includesTime(record.timestamp()))
                 ? record : null;
-    }
-
-    /** Hands on, in order, what was selected. */
-    private static <T> void emit(List<T> prepared, Consumer<T> sink) {
-        for (T item : prepared) {
-            if (item != null) {
-                sink.accept(item);
-            }
-        }
     }
 
     private Recorded parse(byte[] line, long number) {

@@ -9,8 +9,17 @@ public sealed interface Read {
 
     Recorded origin();
 
-    /** A valid Rayscale event under its own cluster's key: a decision or an actuation result. */
-    record Event(Recorded origin, RayscaleEvent event) implements Read {
+    /**
+     * A valid Rayscale event under its own cluster's key: a decision or an actuation result.
+     *
+     * @param answered for a decision, the snapshot it answered, read whole while reading (see {@link SnapshotJoin}); null
+     *     when it was not among its cluster's newest snapshots, or not looked for
+     */
+    record Event(Recorded origin, RayscaleEvent event, ClusterSnapshot answered) implements Read {
+
+        public Event(Recorded origin, RayscaleEvent event) {
+            this(origin, event, null);
+        }
     }
 
     /**

@@ -6,7 +6,6 @@ import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.planner.core.Planner;
 import dev.rayscale.planner.core.PlannerSettings;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,7 +78,7 @@ public final class Replayer {
     }
 
     private static final class ClusterState {
-        final ArrayDeque<Read.Snapshot> waiting = new ArrayDeque<>();
+        final HeldSnapshots waiting = new HeldSnapshots(Auditor.READABLE);
         final LinkedHashMap<String, Boolean> decided = new LinkedHashMap<>(RECENT_DECISIONS * 2, 0.75f, false) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
@@ -118,20 +117,17 @@ public final class Replayer {
         } else if (read instanceof Read.Snapshot snapshot) {
             ClusterState state = state(snapshot.head().cluster().id());
             counts.snapshots++;
-            state.waiting.add(snapshot);
-            if (state.waiting.size() > Auditor.READABLE) {
-                unanswered(state, state.waiting.poll());
+            if (everySnapshot) {
+                state.waiting.add(snapshot, oldest -> unanswered(state, oldest));
             }
         } else if (read instanceof Read.Event event && event.event() instanceof ScaleDecision decision) {
-            decision(decision, record);
+            decision(decision, event.answered(), record);
         }
     }
 
     public Counts finish() {
         for (ClusterState state : new TreeMap<>(clusters).values()) {
-            while (!state.waiting.isEmpty()) {
-                unanswered(state, state.waiting.poll());
-            }
+            state.waiting.drain(held -> unanswered(state, held));
         }
         return counts;
     }
@@ -140,7 +136,8 @@ public final class Replayer {
         return clusters.computeIfAbsent(cluster, id -> new ClusterState());
     }
 
-    private void decision(ScaleDecision recorded, Recorded record) {
+    /** @param joined the snapshot it answered, read whole while reading ({@link SnapshotJoin}), or null */
+    private void decision(ScaleDecision recorded, ClusterSnapshot joined, Recorded record) {
         String cluster = recorded.cluster().id();
         ClusterState state = state(cluster);
         if (state.decided.put(recorded.id(), Boolean.TRUE) != null) {
@@ -150,7 +147,12 @@ public final class Replayer {
         PlannerSettings settings = recorded.planner().defaults() != null ? PlannerSettings.of(recorded.planner().defaults(), version)
                 : PlannerSettings.defaults(version);
         state.lastSettings = settings;
-        Read.Snapshot answered = takeThrough(state, recorded.snapshotId());
+        ClusterSnapshot answered = joined;
+        if (everySnapshot) {
+            // The planner reads a cluster's snapshots in order: those before the answered one no decision will answer.
+            HeldSnapshots.Held held = state.waiting.takeThrough(recorded.snapshotId(), older -> unanswered(state, older));
+            answered = answered == null && held != null ? held.full() : answered;
+        }
         if (answered == null) {
             counts.noSnapshot++;
             counts.different++;
@@ -159,13 +161,15 @@ public final class Replayer {
                             + " snapshots before it)", List.of()));
             return;
         }
-        ClusterSnapshot changed = overrides.apply(answered.full());
+        ClusterSnapshot changed = overrides.apply(answered);
         ScaleDecision replayed = planner(overrides.apply(settings)).plan(changed);
-        JsonNode before = EventCodec.DECISIONS.toTree(recorded);
-        JsonNode after = EventCodec.DECISIONS.toTree(replayed);
+        // Equal events write equal JSON: the trees are built only when the events differ (a decimal's scale, say).
+        boolean equal = recorded.equals(replayed);
+        JsonNode before = equal ? null : EventCodec.DECISIONS.toTree(recorded);
+        JsonNode after = equal ? null : EventCodec.DECISIONS.toTree(replayed);
         Verdict verdict;
         String explanation;
-        if (before.equals(after)) {
+        if (equal || before.equals(after)) {
             verdict = Verdict.IDENTICAL;
             explanation = "identical";
             counts.identical++;
@@ -191,24 +195,7 @@ public final class Replayer {
                 verdict == Verdict.IDENTICAL ? List.of() : JsonDiff.between(before, after, DIFFERENCES_SHOWN)));
     }
 
-    /**
-     * The snapshot the decision answered, taken out with every older one still waiting, which no decision will answer:
-     * the planner reads a cluster's snapshots in order. Null, and nothing taken, if it is not waiting.
-     */
-    private Read.Snapshot takeThrough(ClusterState state, String snapshotId) {
-        if (state.waiting.stream().noneMatch(waiting -> waiting.head().id().equals(snapshotId))) {
-            return null;
-        }
-        while (true) {
-            Read.Snapshot next = state.waiting.poll();
-            if (next.head().id().equals(snapshotId)) {
-                return next;
-            }
-            unanswered(state, next);
-        }
-    }
-
-    private void unanswered(ClusterState state, Read.Snapshot snapshot) {
+    private void unanswered(ClusterState state, HeldSnapshots.Held snapshot) {
         if (!everySnapshot) {
             return;
         }
