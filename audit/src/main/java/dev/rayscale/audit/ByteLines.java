@@ -14,6 +14,7 @@ final class ByteLines {
     /** Where the search for the next line's end goes on: the bytes before it hold none. */
     private int scanned;
     private boolean exhausted;
+    private boolean ended = true;
 
     ByteLines(InputStream in) {
         this.in = in;
@@ -37,10 +38,16 @@ final class ByteLines {
                 }
                 byte[] last = Arrays.copyOfRange(buffer, start, end);
                 start = end;
+                ended = false;
                 return last;
             }
             fill();
         }
+    }
+
+    /** Whether the line {@link #next()} returned last ended with a line end: false for a last line without one (cut short?). */
+    boolean ended() {
+        return ended;
     }
 
     /** The first {@code \n} at or after {@code from} in what the buffer holds, or -1. */

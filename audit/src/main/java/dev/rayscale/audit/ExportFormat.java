@@ -108,6 +108,14 @@ public final class ExportFormat {
 
     /** As {@link #read(String, long)}, from the line's UTF-8 bytes. */
     public Recorded read(byte[] bytes, long number) throws IOException {
+        return read(bytes, number, false);
+    }
+
+    /**
+     * As {@link #read(byte[], long)}; {@code whole} when the line is known to be as written (it ended with its line end),
+     * so that where its data ends is found from the line's end rather than by following every bracket of the data.
+     */
+    Recorded read(byte[] bytes, long number, boolean whole) throws IOException {
         Map<String, String> attributes = new LinkedHashMap<>();
         byte[] value = null;
         try (JsonParser parser = mapper.getFactory().createParser(bytes)) {
@@ -119,7 +127,7 @@ public final class ExportFormat {
                 JsonToken token = parser.nextToken();
                 if (name.equals("data")) {
                     int start = (int) parser.currentTokenLocation().getByteOffset();
-                    int end = token.isStructStart() ? JsonSpan.end(bytes, start) : -1;
+                    int end = !token.isStructStart() ? -1 : whole ? JsonSpan.lastMemberEnd(bytes, start) : JsonSpan.end(bytes, start);
                     if (end > 0 && JsonSpan.closesObject(bytes, end)) {
                         // The data closes the line, as this format writes it: taken as it stands, left for its reader to parse.
                         value = Arrays.copyOfRange(bytes, start, end);

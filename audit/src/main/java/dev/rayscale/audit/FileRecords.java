@@ -56,6 +56,8 @@ public final class FileRecords implements RecordSource {
      */
     private <T> void stream(Function<List<Recorded>, List<T>> prepare, Consumer<T> sink) throws IOException {
         long number = 0;
+        // A last line without its line end may be cut short: its data is followed bracket by bracket, not taken as whole.
+        long unended = -1;
         List<byte[]> batch = new ArrayList<>(BATCH);
         CompletableFuture<List<T>> parsing = CompletableFuture.completedFuture(List.of());
         try (InputStream raw = Files.newInputStream(file);
@@ -63,32 +65,35 @@ public final class FileRecords implements RecordSource {
             ByteLines lines = new ByteLines(in);
             byte[] line;
             while ((line = lines.next()) != null) {
+                if (!lines.ended()) {
+                    unended = number + batch.size() + 1;
+                }
                 batch.add(line);
                 if (batch.size() == BATCH) {
-                    parsing = next(parsing, batch, number, prepare, sink);
+                    parsing = next(parsing, batch, number, unended, prepare, sink);
                     number += batch.size();
                     batch = new ArrayList<>(BATCH);
                 }
             }
         } catch (EOFException | ZipException truncated) {
-            parsing = next(parsing, batch, number, prepare, sink);
+            parsing = next(parsing, batch, number, unended, prepare, sink);
             number += batch.size();
             parsing.join().forEach(sink);
             prepare.apply(List.of(Recorded.problem(number + 1, "the file ends early after line " + number + " (truncated?): "
                     + message(truncated)))).forEach(sink);
             return;
         }
-        next(parsing, batch, number, prepare, sink).join().forEach(sink);
+        next(parsing, batch, number, unended, prepare, sink).join().forEach(sink);
     }
 
     /**
      * Starts parsing a batch of lines on every core, then preparing it, and hands on, meanwhile, the batch prepared
      * before. Batches are prepared one after the other, in order: preparing may carry state from one to the next.
      */
-    private <T> CompletableFuture<List<T>> next(CompletableFuture<List<T>> before, List<byte[]> batch, long number,
+    private <T> CompletableFuture<List<T>> next(CompletableFuture<List<T>> before, List<byte[]> batch, long number, long unended,
             Function<List<Recorded>, List<T>> prepare, Consumer<T> sink) {
         CompletableFuture<List<T>> next = before.thenApplyAsync(previous -> prepare.apply(IntStream.range(0, batch.size()).parallel()
-                .mapToObj(i -> selected(parse(batch.get(i), number + i + 1))).filter(Objects::nonNull).toList()), Reads.POOL);
+                .mapToObj(i -> selected(parse(batch.get(i), number + i + 1, number + i + 1 != unended))).filter(Objects::nonNull).toList()), Reads.POOL);
         before.join().forEach(sink);
         return next;
     }
@@ -99,12 +104,12 @@ public final class FileRecords implements RecordSource {
                 ? record : null;
     }
 
-    private Recorded parse(byte[] line, long number) {
+    private Recorded parse(byte[] line, long number, boolean whole) {
         if (isBlank(line)) {
             return null;
         }
         try {
-            return format.read(line, number);
+            return format.read(line, number, whole);
         } catch (IOException | RuntimeException unreadable) {
             return Recorded.problem(number, "line " + number + " is not an exported record: " + message(unreadable));
         }

@@ -47,6 +47,32 @@ final class JsonSpan {
         return -1;
     }
 
+    /**
+     * The index just past the object or array that opens at {@code start}, when it is the last member of the object the
+     * text holds, found from the end without reading the value: only white space and the object's closing brace follow
+     * it. In a CloudEvent every member but {@code data} is a scalar, so an exported line that ends with a closing bracket
+     * and the brace ends with its data. -1 when the text does not end so. Only for text known to be whole (a line cut
+     * right after a nested bracket would pass): {@link #end} is for the rest.
+     */
+    static int lastMemberEnd(byte[] json, int start) {
+        byte close = json[start] == '{' ? (byte) '}' : json[start] == '[' ? (byte) ']' : 0;
+        int i = whitespaceBefore(json, json.length - 1, start);
+        if (close == 0 || i <= start || json[i] != '}') {
+            return -1;
+        }
+        i = whitespaceBefore(json, i - 1, start);
+        return i > start && json[i] == close ? i + 1 : -1;
+    }
+
+    /** The last index at or before {@code from}, and above {@code floor}, that is not white space. */
+    private static int whitespaceBefore(byte[] json, int from, int floor) {
+        int i = from;
+        while (i > floor && Character.isWhitespace(json[i])) {
+            i--;
+        }
+        return i;
+    }
+
     /** True if only white space and the closing brace of the enclosing object follow {@code from}. */
     static boolean closesObject(byte[] json, int from) {
         int i = from;

@@ -51,9 +51,39 @@ class ScanningTest {
                 expected = (int) parser.currentLocation().getByteOffset();
             }
             assertThat(JsonSpan.end(json, start)).as(value).isEqualTo(expected);
+            assertThat(JsonSpan.lastMemberEnd(json, start)).as("from the end: %s", value).isEqualTo(expected);
             assertThat(JsonSpan.closesObject(json, expected)).isTrue();
             assertThat(JsonSpan.end(java.util.Arrays.copyOf(json, expected - 1), start)).as("cut short: %s", value).isEqualTo(-1);
         }
+    }
+
+    @Test
+    void theDataIsFoundFromTheEndOnlyWhenItIsTheLastMember() {
+        String value = "{\"a\":[1,{\"b\":\"}\"}]}";
+        String prefix = "{\"id\":1,\"data\":";
+        assertThat(JsonSpan.lastMemberEnd(bytes(prefix + value + " }\r"), prefix.length())).isEqualTo(prefix.length() + value.length());
+        for (String line : new String[] {"{\"data\":" + value + ",\"id\":1}", "{\"data\":" + value, "{\"data\":" + value + "]}",
+                "{\"data\":\"text\"}"}) {
+            assertThat(JsonSpan.lastMemberEnd(bytes(line), 8)).as(line).isEqualTo(-1);
+        }
+    }
+
+    /** A file cut short right after a bracket of its last line's data: the line is a problem, not a record with half its data. */
+    @Test
+    void aLastLineCutShortIsNotTakenAsWhole(@org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) throws IOException {
+        String whole = Recording.golden().lines.get(0).toString();
+        String cut = whole.substring(0, whole.lastIndexOf('}', whole.length() - 2));
+        java.nio.file.Path file = folder.resolve("cut.jsonl");
+        java.nio.file.Files.writeString(file, whole + "\n" + cut);
+
+        List<Recorded> records = new ArrayList<>();
+        try (FileRecords source = new FileRecords(file, new Selection(java.util.Set.of(), null, null))) {
+            source.forEach(records::add);
+        }
+
+        assertThat(records).hasSize(2);
+        assertThat(records.get(0).problem()).isNull();
+        assertThat(records.get(1).problem()).contains("line 2 is not an exported record");
     }
 
     private static Object randomValue(java.util.Random random, int depth) {
@@ -99,6 +129,12 @@ class ScanningTest {
             back.add(new String(line, StandardCharsets.UTF_8));
         }
         assertThat(back).isEqualTo(many);
+        assertThat(split.ended()).as("the last line had its line end").isTrue();
+        ByteLines unended = new ByteLines(new ByteArrayInputStream(bytes("a\nb")));
+        unended.next();
+        assertThat(unended.ended()).isTrue();
+        unended.next();
+        assertThat(unended.ended()).isFalse();
     }
 
     @Test
