@@ -2,80 +2,100 @@ package dev.rayscale.audit;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
-/** Lines of a stream as UTF-8 bytes, without decoding them: a JSON parser reads the bytes as they are. */
+/**
+ * A stream's lines as UTF-8 bytes, without decoding them (a JSON parser reads the bytes as they are), taken in two
+ * steps so that the costly one runs where there is a core to spare: {@link #next()} reads a chunk of whole lines (it
+ * only looks for the chunk's last line end), {@link #split} cuts a chunk into its lines.
+ */
 final class ByteLines {
 
-    private final InputStream in;
-    private byte[] buffer = new byte[1 << 20];
-    private int start;
-    private int end;
-    /** Where the search for the next line's end goes on: the bytes before it hold none. */
-    private int scanned;
-    private boolean exhausted;
-    private boolean ended = true;
-
-    ByteLines(InputStream in) {
-        this.in = in;
+    /** Whole lines, the first {@code length} bytes of {@code bytes}; {@code ended} false when the last has no line end (the stream's end). */
+    record Chunk(byte[] bytes, int length, boolean ended) {
     }
 
-    /** The next line without its end ({@code \n} or {@code \r\n}), or null at the end of the stream. */
-    byte[] next() throws IOException {
+    private final InputStream in;
+    private final int size;
+    private byte[] carried = new byte[0];
+    private int carriedLength;
+    /** A stream that broke off (a truncated gzip): raised once the whole lines read before it are handed on. */
+    private IOException brokenOff;
+
+    /** @param size about how many bytes a chunk holds (more when one line is longer) */
+    ByteLines(InputStream in, int size) {
+        this.in = in;
+        this.size = size;
+    }
+
+    /**
+     * The next chunk of whole lines, or null at the end of the stream. When the stream breaks off, the whole lines read
+     * before are handed on first, then its exception is thrown.
+     */
+    Chunk next() throws IOException {
+        if (brokenOff != null) {
+            throw brokenOff;
+        }
+        byte[] buffer = Arrays.copyOf(carried, Math.max(size, carriedLength * 2));
+        int length = carriedLength;
+        int searched = 0;
         while (true) {
-            int i = newline(Math.max(start, scanned));
-            if (i >= 0) {
-                int stop = i > start && buffer[i - 1] == '\r' ? i - 1 : i;
-                byte[] line = Arrays.copyOfRange(buffer, start, stop);
-                start = i + 1;
-                scanned = start;
-                return line;
-            }
-            scanned = end;
-            if (exhausted) {
-                if (start == end) {
-                    return null;
+            int read;
+            try {
+                read = length < buffer.length ? in.read(buffer, length, buffer.length - length) : 0;
+            } catch (java.io.EOFException | java.util.zip.ZipException broken) {
+                int last = lastLineEnd(buffer, 0, length);
+                if (last < 0) {
+                    throw broken;
                 }
-                byte[] last = Arrays.copyOfRange(buffer, start, end);
-                start = end;
-                ended = false;
-                return last;
+                brokenOff = broken;
+                return new Chunk(buffer, last + 1, true);
             }
-            fill();
+            if (read < 0) {
+                carriedLength = 0;
+                return length == 0 ? null : new Chunk(buffer, length, buffer[length - 1] == '\n');
+            }
+            length += read;
+            if (length == buffer.length) {
+                int last = lastLineEnd(buffer, searched, length);
+                if (last >= 0) {
+                    carriedLength = length - last - 1;
+                    carried = Arrays.copyOfRange(buffer, last + 1, length);
+                    return new Chunk(buffer, last + 1, true);
+                }
+                searched = length;
+                buffer = Arrays.copyOf(buffer, buffer.length * 2);  // one line longer than a chunk
+            }
         }
     }
 
-    /** Whether the line {@link #next()} returned last ended with a line end: false for a last line without one (cut short?). */
-    boolean ended() {
-        return ended;
-    }
-
-    /** The first {@code \n} at or after {@code from} in what the buffer holds, or -1. */
-    private int newline(int from) {
-        for (int at = from; at < end; at += ByteWords.WIDTH) {
-            long newlines = ByteWords.equal(ByteWords.word(buffer, at, end), (byte) '\n');
-            if (newlines != 0) {
-                return at + ByteWords.index(newlines);
+    private static int lastLineEnd(byte[] bytes, int from, int to) {
+        for (int i = to - 1; i >= from; i--) {
+            if (bytes[i] == '\n') {
+                return i;
             }
         }
         return -1;
     }
 
-    private void fill() throws IOException {
-        if (start > 0) {
-            System.arraycopy(buffer, start, buffer, 0, end - start);
-            end -= start;
-            scanned -= start;
-            start = 0;
+    /** The lines of a chunk, each without its end ({@code \n} or {@code \r\n}). */
+    static List<byte[]> split(Chunk chunk) {
+        byte[] bytes = chunk.bytes();
+        int end = chunk.length();
+        List<byte[]> lines = new ArrayList<>();
+        int start = 0;
+        for (int at = 0; at < end; at += ByteWords.WIDTH) {
+            for (long newlines = ByteWords.equal(ByteWords.word(bytes, at, end), (byte) '\n'); newlines != 0; newlines &= newlines - 1) {
+                int i = at + ByteWords.index(newlines);
+                lines.add(Arrays.copyOfRange(bytes, start, i > start && bytes[i - 1] == '\r' ? i - 1 : i));
+                start = i + 1;
+            }
         }
-        if (end == buffer.length) {
-            buffer = Arrays.copyOf(buffer, buffer.length * 2);
+        if (start < end) {
+            lines.add(Arrays.copyOfRange(bytes, start, end));
         }
-        int read = in.read(buffer, end, buffer.length - end);
-        if (read < 0) {
-            exhausted = true;
-        } else {
-            end += read;
-        }
+        return lines;
     }
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +23,8 @@ public final class FileRecords implements RecordSource {
 
     private final Path file;
     private final Selection selection;
-    private static final int BATCH = 256;
+    /** Bytes read at once: some dozens of records of a few KiB each (smaller chunks, less held in flight, less to collect). */
+    private static final int CHUNK = 1 << 18;
 
     private final ExportFormat format = new ExportFormat();
 
@@ -51,50 +51,44 @@ public final class FileRecords implements RecordSource {
     }
 
     /**
-     * Every selected record, parsed on every core in batches of lines and each batch {@code prepared}, handed on in the
-     * file's order. What it holds is two batches.
+     * Every selected record, handed on in the file's order: chunks of whole lines are cut into lines, parsed on every
+     * core and each batch {@code prepared}, one chunk after the other (preparing may carry state from one to the next),
+     * while the chunk before is handed on. What it holds is about two chunks.
      */
     private <T> void stream(Function<List<Recorded>, List<T>> prepare, Consumer<T> sink) throws IOException {
-        long number = 0;
-        // A last line without its line end may be cut short: its data is followed bracket by bracket, not taken as whole.
-        long unended = -1;
-        List<byte[]> batch = new ArrayList<>(BATCH);
-        CompletableFuture<List<T>> parsing = CompletableFuture.completedFuture(List.of());
+        CompletableFuture<Prepared<T>> pending = CompletableFuture.completedFuture(new Prepared<>(List.of(), 0));
         try (InputStream raw = Files.newInputStream(file);
                 InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw) {
-            ByteLines lines = new ByteLines(in);
-            byte[] line;
-            while ((line = lines.next()) != null) {
-                if (!lines.ended()) {
-                    unended = number + batch.size() + 1;
-                }
-                batch.add(line);
-                if (batch.size() == BATCH) {
-                    parsing = next(parsing, batch, number, unended, prepare, sink);
-                    number += batch.size();
-                    batch = new ArrayList<>(BATCH);
-                }
+            ByteLines lines = new ByteLines(in, CHUNK);
+            for (ByteLines.Chunk chunk = lines.next(); chunk != null; chunk = lines.next()) {
+                pending = next(pending, chunk, prepare, sink);
             }
         } catch (EOFException | ZipException truncated) {
-            parsing = next(parsing, batch, number, unended, prepare, sink);
-            number += batch.size();
-            parsing.join().forEach(sink);
-            prepare.apply(List.of(Recorded.problem(number + 1, "the file ends early after line " + number + " (truncated?): "
+            Prepared<T> last = pending.join();
+            last.items().forEach(sink);
+            prepare.apply(List.of(Recorded.problem(last.lines() + 1, "the file ends early after line " + last.lines() + " (truncated?): "
                     + message(truncated)))).forEach(sink);
             return;
         }
-        next(parsing, batch, number, unended, prepare, sink).join().forEach(sink);
+        pending.join().items().forEach(sink);
     }
 
-    /**
-     * Starts parsing a batch of lines on every core, then preparing it, and hands on, meanwhile, the batch prepared
-     * before. Batches are prepared one after the other, in order: preparing may carry state from one to the next.
-     */
-    private <T> CompletableFuture<List<T>> next(CompletableFuture<List<T>> before, List<byte[]> batch, long number, long unended,
+    /** A chunk's records, prepared, and the number of the chunk's last line. */
+    private record Prepared<T>(List<T> items, long lines) {
+    }
+
+    private <T> CompletableFuture<Prepared<T>> next(CompletableFuture<Prepared<T>> before, ByteLines.Chunk chunk,
             Function<List<Recorded>, List<T>> prepare, Consumer<T> sink) {
-        CompletableFuture<List<T>> next = before.thenApplyAsync(previous -> prepare.apply(IntStream.range(0, batch.size()).parallel()
-                .mapToObj(i -> selected(parse(batch.get(i), number + i + 1, number + i + 1 != unended))).filter(Objects::nonNull).toList()), Reads.POOL);
-        before.join().forEach(sink);
+        CompletableFuture<Prepared<T>> next = before.thenApplyAsync(previous -> {
+            List<byte[]> lines = ByteLines.split(chunk);
+            long first = previous.lines() + 1;
+            // A last line without its line end may be cut short: its data is followed bracket by bracket, not taken as whole.
+            long unended = chunk.ended() ? -1 : previous.lines() + lines.size();
+            List<Recorded> records = IntStream.range(0, lines.size()).parallel()
+                    .mapToObj(i -> selected(parse(lines.get(i), first + i, first + i != unended))).filter(Objects::nonNull).toList();
+            return new Prepared<>(prepare.apply(records), previous.lines() + lines.size());
+        }, Reads.POOL);
+        before.join().items().forEach(sink);
         return next;
     }
 

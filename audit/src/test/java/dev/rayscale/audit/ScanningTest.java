@@ -104,16 +104,9 @@ class ScanningTest {
     }
 
     @Test
-    void linesAreSplitOnTheirEndsWhateverTheirLength() throws IOException {
+    void linesAreSplitOnTheirEndsWhateverTheirLengthAndTheChunksSize() throws IOException {
         String long1 = "x".repeat(3 << 20);
-        ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes("one\r\n" + long1 + "\n\nlast")));
-
-        List<String> read = new ArrayList<>();
-        for (byte[] line = lines.next(); line != null; line = lines.next()) {
-            read.add(new String(line, StandardCharsets.UTF_8));
-        }
-
-        assertThat(read).containsExactly("one", long1, "", "last");
+        assertThat(lines("one\r\n" + long1 + "\n\nlast", 1 << 20)).containsExactly("one", long1, "", "last");
 
         java.util.Random random = new java.util.Random(11);
         List<String> many = new ArrayList<>();
@@ -123,18 +116,35 @@ class ScanningTest {
             many.add(line);
             text.append(line).append(random.nextBoolean() ? "\n" : "\r\n");
         }
-        ByteLines split = new ByteLines(new ByteArrayInputStream(bytes(text.toString())));
-        List<String> back = new ArrayList<>();
-        for (byte[] line = split.next(); line != null; line = split.next()) {
-            back.add(new String(line, StandardCharsets.UTF_8));
+        for (int size : new int[] {1, 7, 64, 1 << 20}) {
+            assertThat(lines(text.toString(), size)).as("chunks of %d bytes", size).isEqualTo(many);
         }
-        assertThat(back).isEqualTo(many);
-        assertThat(split.ended()).as("the last line had its line end").isTrue();
-        ByteLines unended = new ByteLines(new ByteArrayInputStream(bytes("a\nb")));
-        unended.next();
-        assertThat(unended.ended()).isTrue();
-        unended.next();
-        assertThat(unended.ended()).isFalse();
+    }
+
+    @Test
+    void onlyALastLineWithoutItsEndIsSaidToBeUnended() throws IOException {
+        for (int size : new int[] {1, 3, 1 << 20}) {
+            ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes("a\nbc\nd")), size);
+            List<Boolean> ended = new ArrayList<>();
+            for (ByteLines.Chunk chunk = lines.next(); chunk != null; chunk = lines.next()) {
+                ended.add(chunk.ended());
+            }
+            assertThat(ended).as("chunks of %d bytes", size).last().isEqualTo(false);
+            assertThat(ended.subList(0, ended.size() - 1)).doesNotContain(false);
+            ByteLines whole = new ByteLines(new ByteArrayInputStream(bytes("a\nbc\n")), size);
+            for (ByteLines.Chunk chunk = whole.next(); chunk != null; chunk = whole.next()) {
+                assertThat(chunk.ended()).isTrue();
+            }
+        }
+    }
+
+    private static List<String> lines(String text, int chunkSize) throws IOException {
+        ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes(text)), chunkSize);
+        List<String> read = new ArrayList<>();
+        for (ByteLines.Chunk chunk = lines.next(); chunk != null; chunk = lines.next()) {
+            ByteLines.split(chunk).forEach(line -> read.add(new String(line, StandardCharsets.UTF_8)));
+        }
+        return read;
     }
 
     @Test
