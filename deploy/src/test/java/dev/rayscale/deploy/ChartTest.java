@@ -139,8 +139,7 @@ class ChartTest {
             // Kubernetes expands $(VAR) only from variables defined before it.
             List<String> names = container.getEnv().stream().map(EnvVar::getName).toList();
             assertThat(names.indexOf("KAFKA_SASL_JAAS_CONFIG")).isGreaterThan(names.indexOf("RAYSCALE_KAFKA_PASSWORD"));
-            assertMounted(pod, container, env(container, "KAFKA_SSL_TRUSTSTORE_LOCATION").orElseThrow(), "rayscale-cluster-ca-cert", "ca.crt");
-            assertThat(env(container, "KAFKA_SSL_TRUSTSTORE_TYPE")).contains("PEM");
+            assertTruststoreMounted(pod, container);
         }
         assertThat(rendering.yaml()).doesNotContainIgnoringCase("password: ");
     }
@@ -156,7 +155,7 @@ class ChartTest {
             assertMounted(pod, container, env(container, "KAFKA_SSL_KEYSTORE_LOCATION").orElseThrow(), "rayscale", "user.p12");
             assertThat(env(container, "KAFKA_SSL_KEYSTORE_TYPE")).contains("PKCS12");
             assertThat(secretRef(container, "KAFKA_SSL_KEYSTORE_PASSWORD")).isEqualTo("rayscale/user.password");
-            assertMounted(pod, container, env(container, "KAFKA_SSL_TRUSTSTORE_LOCATION").orElseThrow(), "rayscale-cluster-ca-cert", "ca.crt");
+            assertTruststoreMounted(pod, container);
         }
     }
 
@@ -270,6 +269,12 @@ class ChartTest {
         var ref = container.getEnv().stream().filter(variable -> variable.getName().equals(name)).findFirst().orElseThrow()
                 .getValueFrom().getSecretKeyRef();
         return ref.getName() + "/" + ref.getKey();
+    }
+
+    /** The brokers' CA, as both value sets name it: Strimzi's cluster CA Secret, PEM. */
+    private static void assertTruststoreMounted(PodSpec pod, Container container) {
+        assertMounted(pod, container, env(container, "KAFKA_SSL_TRUSTSTORE_LOCATION").orElseThrow(), "rayscale-cluster-ca-cert", "ca.crt");
+        assertThat(env(container, "KAFKA_SSL_TRUSTSTORE_TYPE")).contains("PEM");
     }
 
     /** The file at {@code location} is the key of the Secret, mounted read-only. */
