@@ -4,14 +4,13 @@ import dev.rayscale.events.Topics;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -20,12 +19,12 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -143,86 +142,109 @@ public final class KafkaRecords implements RecordSource {
         }
     }
 
-    private void fetch(Consumer<Recorded> sink) {
-        Map<TopicPartition, Long> ends = bounds();
-        Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> buffers = new HashMap<>();
-        ends.keySet().forEach(partition -> buffers.put(partition, new ArrayDeque<>()));
-        Set<TopicPartition> reading = new HashSet<>(ends.keySet());
-        Set<TopicPartition> paused = new HashSet<>();
-        long lastProgress = System.nanoTime();
-        while (!buffers.isEmpty()) {
-            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-                if (record.offset() < ends.get(partition)) {
-                    buffers.get(partition).add(record);
-                }
-                lastProgress = System.nanoTime();
-            }
-            for (TopicPartition partition : List.copyOf(reading)) {
-                if (consumer.position(partition) >= ends.get(partition)) {
-                    reading.remove(partition);
-                    consumer.pause(List.of(partition));
-                }
-            }
-            emitMerged(buffers, reading, sink);
-            buffers.entrySet().removeIf(entry -> !reading.contains(entry.getKey()) && entry.getValue().isEmpty());
-            flowControl(buffers, reading, paused);
-            if (!reading.isEmpty() && System.nanoTime() - lastProgress > SILENCE_LIMIT.toNanos()) {
-                throw new IllegalStateException("no records from " + bootstrapServers + " for " + SILENCE_LIMIT.toSeconds()
-                        + " s while " + reading + " had more to read");
-            }
+    /** One partition being read: where it ends, and its records fetched but not yet handed on. */
+    private static final class Feed {
+        final TopicPartition partition;
+        final int topicRank;
+        final long end;
+        final ArrayDeque<Recorded> buffered = new ArrayDeque<>();
+        boolean reading = true;
+        boolean paused;
+
+        Feed(TopicPartition partition, long end) {
+            this.partition = partition;
+            this.topicRank = TOPICS.indexOf(partition.topic());
+            this.end = end;
+        }
+
+        long headTime() {
+            return buffered.peek().timestamp();
+        }
+
+        boolean starving() {
+            return reading && buffered.isEmpty();
         }
     }
 
-    /** Emits records in timestamp order for as long as every partition still being read has one buffered. */
-    private void emitMerged(Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> buffers, Set<TopicPartition> reading,
-            Consumer<Recorded> sink) {
-        PriorityQueue<TopicPartition> heads = new PriorityQueue<>(Comparator
-                .comparingLong((TopicPartition partition) -> buffers.get(partition).peek().timestamp())
-                .thenComparingInt(partition -> TOPICS.indexOf(partition.topic()))
-                .thenComparingInt(TopicPartition::partition));
-        buffers.forEach((partition, buffer) -> {
-            if (!buffer.isEmpty()) {
-                heads.add(partition);
+    private static final Comparator<Feed> OLDEST_HEAD = Comparator.comparingLong(Feed::headTime)
+            .thenComparingInt(feed -> feed.topicRank).thenComparingInt(feed -> feed.partition.partition());
+
+    private void fetch(Consumer<Recorded> sink) {
+        Map<TopicPartition, Feed> feeds = new HashMap<>();
+        bounds().forEach((partition, end) -> feeds.put(partition, new Feed(partition, end)));
+        long lastProgress = System.nanoTime();
+        while (!feeds.isEmpty()) {
+            ConsumerRecords<String, byte[]> fetched = consumer.poll(Duration.ofMillis(200));
+            for (TopicPartition partition : fetched.partitions()) {
+                Feed feed = feeds.get(partition);
+                for (ConsumerRecord<String, byte[]> record : fetched.records(partition)) {
+                    if (record.offset() < feed.end && selection.includesKey(record.key()) && selection.includesTime(record.timestamp())) {
+                        feed.buffered.add(recorded(record));
+                    }
+                }
+                lastProgress = System.nanoTime();
             }
-        });
-        while (!heads.isEmpty()) {
-            if (reading.stream().anyMatch(partition -> buffers.get(partition).isEmpty())) {
-                return;
+            for (Feed feed : feeds.values()) {
+                if (feed.reading && consumer.position(feed.partition) >= feed.end) {
+                    feed.reading = false;
+                    consumer.pause(List.of(feed.partition));
+                }
             }
-            TopicPartition next = heads.poll();
-            ArrayDeque<ConsumerRecord<String, byte[]>> buffer = buffers.get(next);
-            ConsumerRecord<String, byte[]> record = buffer.poll();
-            if (selection.includesKey(record.key()) && selection.includesTime(record.timestamp())) {
-                sink.accept(new Recorded(record.topic(), record.partition(), record.offset(), 0, record.timestamp(), record.key(),
-                        detached(record.headers()), record.value()));
-            }
-            if (!buffer.isEmpty()) {
-                heads.add(next);
+            emitMerged(feeds.values(), sink);
+            feeds.values().removeIf(feed -> !feed.reading && feed.buffered.isEmpty());
+            flowControl(feeds.values());
+            if (feeds.values().stream().anyMatch(feed -> feed.reading) && System.nanoTime() - lastProgress > SILENCE_LIMIT.toNanos()) {
+                throw new IllegalStateException("no records from " + bootstrapServers + " for " + SILENCE_LIMIT.toSeconds()
+                        + " s while " + feeds.values().stream().filter(feed -> feed.reading).map(feed -> feed.partition).toList()
+                        + " had more to read");
             }
         }
     }
 
     /**
-     * The headers as arrays of their own: a header read from a fetch is a view of the whole fetched buffer, and a record
-     * held (the audit holds a cluster's newest snapshots) would hold all of it.
+     * The record with headers of its own, taken as soon as it is fetched: a fetched header is a view of the whole fetch
+     * response (MiBs), and records wait here to be merged, and the audit holds some, long enough to keep many responses alive.
      */
-    private static Headers detached(Headers headers) {
-        RecordHeaders copy = new RecordHeaders();
-        for (Header header : headers) {
-            copy.add(header.key(), header.value());
+    private static Recorded recorded(ConsumerRecord<String, byte[]> record) {
+        RecordHeaders headers = new RecordHeaders();
+        for (Header header : record.headers()) {
+            headers.add(header.key(), header.value());
         }
-        return copy;
+        return new Recorded(record.topic(), record.partition(), record.offset(), 0, record.timestamp(), record.key(), headers,
+                record.value());
     }
 
-    private void flowControl(Map<TopicPartition, ArrayDeque<ConsumerRecord<String, byte[]>>> buffers, Set<TopicPartition> reading,
-            Set<TopicPartition> paused) {
-        for (TopicPartition partition : reading) {
-            int buffered = buffers.get(partition).size();
-            if (buffered >= PAUSE_AT && paused.add(partition)) {
-                consumer.pause(List.of(partition));
-            } else if (buffered < PAUSE_AT / 4 && paused.remove(partition)) {
-                consumer.resume(List.of(partition));
+    /** Hands records on in timestamp order for as long as every partition still being read has one buffered. */
+    private static void emitMerged(Collection<Feed> feeds, Consumer<Recorded> sink) {
+        if (feeds.stream().anyMatch(Feed::starving)) {
+            return;
+        }
+        PriorityQueue<Feed> heads = new PriorityQueue<>(OLDEST_HEAD);
+        feeds.stream().filter(feed -> !feed.buffered.isEmpty()).forEach(heads::add);
+        while (!heads.isEmpty()) {
+            Feed next = heads.poll();
+            sink.accept(next.buffered.poll());
+            if (next.starving()) {
+                return;
+            }
+            if (!next.buffered.isEmpty()) {
+                heads.add(next);
+            }
+        }
+    }
+
+    private void flowControl(Collection<Feed> feeds) {
+        for (Feed feed : feeds) {
+            if (!feed.reading) {
+                continue;
+            }
+            int buffered = feed.buffered.size();
+            if (buffered >= PAUSE_AT && !feed.paused) {
+                feed.paused = true;
+                consumer.pause(List.of(feed.partition));
+            } else if (buffered < PAUSE_AT / 4 && feed.paused) {
+                feed.paused = false;
+                consumer.resume(List.of(feed.partition));
             }
         }
     }
