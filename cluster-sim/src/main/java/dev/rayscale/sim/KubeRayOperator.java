@@ -1,6 +1,6 @@
 package dev.rayscale.sim;
 
-import dev.rayscale.kuberay.ClusterEvents;
+import dev.rayscale.clients.ClusterEvents;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;

@@ -1,5 +1,7 @@
 package dev.rayscale.collector;
 
+import dev.rayscale.clients.ClusterEvents;
+import dev.rayscale.clients.GcsChannels;
 import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.collector.assembly.PollState;
 import dev.rayscale.collector.assembly.RayState;
@@ -8,11 +10,9 @@ import dev.rayscale.events.Annotations;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.SourceStatus;
-import dev.rayscale.gcs.GcsChannels;
 import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
 import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
-import dev.rayscale.kuberay.ClusterEvents;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;

@@ -1,6 +1,7 @@
 package dev.rayscale.actuator;
 
 import com.google.protobuf.ByteString;
+import dev.rayscale.clients.GcsChannels;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.PendingLaunch;
 import dev.rayscale.events.PodDeletion;
@@ -8,7 +9,6 @@ import dev.rayscale.events.Quantity;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.ShapeCount;
-import dev.rayscale.gcs.GcsChannels;
 import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
 import dev.rayscale.gcs.proto.AutoscalingState;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;

@@ -1,4 +1,4 @@
-package dev.rayscale.gcs;
+package dev.rayscale.clients;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;

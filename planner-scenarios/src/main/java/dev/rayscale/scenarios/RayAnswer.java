@@ -1,4 +1,4 @@
-package dev.rayscale.planner.scenario;
+package dev.rayscale.scenarios;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;

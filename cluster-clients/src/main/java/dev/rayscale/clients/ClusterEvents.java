@@ -1,4 +1,4 @@
-package dev.rayscale.kuberay;
+package dev.rayscale.clients;
 
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;

@@ -1,4 +1,4 @@
-package dev.rayscale.planner.scenario;
+package dev.rayscale.scenarios;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.events.ClusterRef;
