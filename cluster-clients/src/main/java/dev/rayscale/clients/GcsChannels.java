@@ -35,6 +35,12 @@ public final class GcsChannels implements AutoCloseable {
     public static final String ADDRESS_ANNOTATION = "rayscale.dev/gcs-address";
     public static final String TLS_ANNOTATION = "rayscale.dev/gcs-tls";
     static final String TOKEN_KEY = "auth_token";
+    /**
+     * The largest reply taken from a GCS: what Ray's own clients take, {@code max_grpc_message_size} in Ray's
+     * {@code src/ray/common/ray_config_def.h} (500 MiB), not gRPC's 4 MiB default, which a cluster of a few thousand nodes
+     * with a long demand list exceeds (BigClusterTest).
+     */
+    static final int MAX_REPLY_BYTES = 500 * 1024 * 1024;
     private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     private record Open(String address, boolean tls, ManagedChannel channel, Channel intercepted) {
@@ -72,7 +78,8 @@ public final class GcsChannels implements AutoCloseable {
         }
         release(clusterId);
         String token = token(cluster);
-        ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(address).executor(callbacks);
+        ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(address).executor(callbacks)
+                .maxInboundMessageSize(MAX_REPLY_BYTES);
         ManagedChannel channel = (tls ? builder.useTransportSecurity() : builder.usePlaintext()).build();
         Channel intercepted = token == null ? channel : ClientInterceptors.intercept(channel, bearer(token));
         open.put(clusterId, new Open(address, tls, channel, intercepted));

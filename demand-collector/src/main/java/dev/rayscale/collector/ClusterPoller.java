@@ -13,6 +13,7 @@ import dev.rayscale.events.SourceStatus;
 import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
 import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
+import dev.rayscale.service.Causes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
@@ -36,6 +37,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.jboss.logging.Logger;
 
 /**
@@ -247,6 +250,12 @@ public class ClusterPoller {
         publisher.publish(snapshot).whenComplete((sent, failure) -> {
             if (failure == null) {
                 metrics.published(Duration.between(observedAt, Instant.now()));
+            } else if (Causes.root(failure) instanceof RecordTooLargeException tooLarge) {
+                // Publishing it again will not make it fit: said once per generation of the cluster, counted every time.
+                metrics.tooLarge(id);
+                warnOnce(cluster, "SnapshotTooLarge", "Rayscale cannot publish this cluster's snapshots, so it is not scaling it: "
+                        + tooLarge.getMessage() + " (raise the collector's max.request.size and the rayscale.snapshots topic's "
+                        + "max.message.bytes, see deploy/README.md)");
             } else {
                 LOG.errorf(failure, "%s: snapshot %d was not published", id, snapshot.sequence());
             }

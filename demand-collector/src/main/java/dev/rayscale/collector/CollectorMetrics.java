@@ -11,7 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** What the collector counts: GCS polls and their latency, errors and how long reads have failed by cluster, clusters watched, snapshot lag. */
+/**
+ * What the collector counts: GCS polls and their latency, errors and how long reads have failed by cluster, clusters watched,
+ * snapshot lag, snapshots too large to publish.
+ */
 @ApplicationScoped
 public class CollectorMetrics {
 
@@ -66,6 +69,13 @@ public class CollectorMetrics {
 
     void published(Duration sinceObserved) {
         lag.record(sinceObserved);
+    }
+
+    /** A snapshot too large to be written (the producer's max.request.size or the topic's max.message.bytes). */
+    void tooLarge(String cluster) {
+        Counter.builder("rayscale.collector.snapshots.too.large").tag("cluster", cluster)
+                .description("Snapshots that could not be published because they were too large for the producer or the topic")
+                .register(registry).increment();
     }
 
     /** Called on the bean, never through its fields: a CDI client proxy's own fields are never set. */

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -28,6 +29,7 @@ import org.jboss.logging.Logger;
 public class SnapshotConsumer {
 
     private static final Logger LOG = Logger.getLogger(SnapshotConsumer.class);
+    private static final int LOGGED_REASONS = 5;
 
     private final EventInbox<ClusterSnapshot> inbox;
     private final EventOutbox<ScaleDecision> outbox;
@@ -71,8 +73,14 @@ public class SnapshotConsumer {
             return CompletableFuture.completedFuture(null);
         }
         LOG.infof("%s: decision %s from snapshot %d: %s", snapshot.cluster().id(), decision.id(), snapshot.sequence(),
-                String.join("; ", decision.reasons()));
+                summary(decision.reasons()));
         metrics.published(decision);
         return outbox.publish(decision);
+    }
+
+    /** A decision's first reasons, for the log: a cluster with thousands of unplaceable shapes has a reason for each. */
+    static String summary(List<String> reasons) {
+        String shown = String.join("; ", reasons.subList(0, Math.min(LOGGED_REASONS, reasons.size())));
+        return reasons.size() <= LOGGED_REASONS ? shown : shown + "; and " + (reasons.size() - LOGGED_REASONS) + " more (see the decision)";
     }
 }

@@ -41,7 +41,7 @@ public final class DeadLetters {
         byte[] original = value == null ? new byte[0] : value;
         boolean whole = original.length <= WHOLE_BYTES;
         return write(origin, original, whole, reason).exceptionallyCompose(failure -> {
-            if (!whole || !(rootCause(failure) instanceof RecordTooLargeException)) {
+            if (!whole || !(Causes.root(failure) instanceof RecordTooLargeException)) {
                 return CompletableFuture.failedFuture(failure);
             }
             LOG.warnf("the dead letter of %s was too large whole; setting aside its first %d bytes", position(origin), PREFIX_BYTES);
@@ -83,14 +83,6 @@ public final class DeadLetters {
     private static void put(Headers headers, String key, String value) {
         headers.remove(key);
         headers.add(key, value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static Throwable rootCause(Throwable failure) {
-        Throwable cause = failure;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-            cause = cause.getCause();
-        }
-        return cause;
     }
 
     static String position(IncomingKafkaRecordMetadata<?, ?> origin) {
