@@ -28,6 +28,7 @@ public class CollectorMetrics {
     /** Per cluster, when its GCS reads began to fail (epoch milliseconds), 0 while they succeed. */
     private final Map<String, AtomicLong> failingSince = new ConcurrentHashMap<>();
 
+    /** Gauges are held strongly by the registry: with Micrometer's default weak reference they read NaN after a collection. */
     public CollectorMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.pollOk = pollTimer("ok");
@@ -37,8 +38,8 @@ public class CollectorMetrics {
                 .publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
         this.skipped = Counter.builder("rayscale.collector.polls.queued")
                 .description("Rounds in which more clusters were due than concurrent-call permits were free (reads queued)").register(registry);
-        registry.gauge("rayscale.collector.clusters.watched", watched);
-        registry.gauge("rayscale.collector.clusters.misconfigured", misconfigured);
+        Gauge.builder("rayscale.collector.clusters.watched", watched, AtomicInteger::get).strongReference(true).register(registry);
+        Gauge.builder("rayscale.collector.clusters.misconfigured", misconfigured, AtomicInteger::get).strongReference(true).register(registry);
     }
 
     private Timer pollTimer(String outcome) {
@@ -51,7 +52,7 @@ public class CollectorMetrics {
         AtomicLong since = failingSince.computeIfAbsent(cluster, id -> {
             AtomicLong value = new AtomicLong();
             Gauge.builder("rayscale.collector.gcs.unreachable", value, CollectorMetrics::secondsSince).tag("cluster", id).baseUnit("seconds")
-                    .description("How long every read of the cluster's GCS has failed (0 while reads succeed)").register(registry);
+                    .description("How long every read of the cluster's GCS has failed (0 while reads succeed)").strongReference(true).register(registry);
             return value;
         });
         if (errorCode == null) {

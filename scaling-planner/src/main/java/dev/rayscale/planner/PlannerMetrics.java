@@ -3,6 +3,7 @@ package dev.rayscale.planner;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.ScaleDecision;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,16 +50,25 @@ public class PlannerMetrics {
         }
         long oldest = snapshot.pendingPods().stream()
                 .mapToLong(pod -> Math.max(0, Duration.between(pod.createdAt(), snapshot.observedAt()).toSeconds())).max().orElse(0);
-        oldestWaitingPod.computeIfAbsent(snapshot.cluster().id(), cluster -> registry.gauge("rayscale.planner.pods.waiting.oldest.seconds",
-                io.micrometer.core.instrument.Tags.of("cluster", cluster), new AtomicLong())).set(oldest);
+        oldestWaitingPod.computeIfAbsent(snapshot.cluster().id(), cluster -> clusterGauge("rayscale.planner.pods.waiting.oldest.seconds", cluster))
+                .set(oldest);
     }
 
     void planned(ScaleDecision decision, long nanos) {
         planTime.record(Duration.ofNanos(nanos));
         registry.counter("rayscale.planner.evaluations", "kind", kind(decision)).increment();
         long unplaced = decision.infeasible().stream().mapToLong(PlannerMetrics::size).sum();
-        infeasible.computeIfAbsent(decision.cluster().id(), cluster -> registry.gauge("rayscale.planner.infeasible.demand",
-                io.micrometer.core.instrument.Tags.of("cluster", cluster), new AtomicLong())).set(unplaced);
+        infeasible.computeIfAbsent(decision.cluster().id(), cluster -> clusterGauge("rayscale.planner.infeasible.demand", cluster)).set(unplaced);
+    }
+
+    /**
+     * A per-cluster gauge of a value this bean holds. Held strongly by the registry: Micrometer's default weak reference
+     * let a gauge read NaN after a garbage collection in a service serving big clusters (seen in the collector's tests).
+     */
+    private AtomicLong clusterGauge(String name, String cluster) {
+        AtomicLong value = new AtomicLong();
+        Gauge.builder(name, value, AtomicLong::get).tag("cluster", cluster).strongReference(true).register(registry);
+        return value;
     }
 
     /** A decision worth publishing, per cluster and kind: what the dashboard shows per cluster. */
