@@ -61,7 +61,9 @@ public final class ClusterSimulator implements AutoCloseable {
     private final GcsServer gcs;
     private final Kubelet kubelet;
     private final KubeRayOperator operator;
-    private final ApiFaults apiFaults = new ApiFaults();
+    private final ApiFaults apiFaults;
+    /** False for a cluster of a {@link Fleet}, whose API server outlives it. */
+    private final boolean ownsApiServer;
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private final List<String> happenings = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -77,23 +79,51 @@ public final class ClusterSimulator implements AutoCloseable {
     private volatile double firstDemandAt = Double.NaN;
 
     private ClusterSimulator(Workload workload, String name, DoubleSupplier clock) {
+        this(workload, name, clock, apiServer(new ApiFaults()));
+    }
+
+    private ClusterSimulator(Workload workload, String name, DoubleSupplier clock, ApiServer api) {
         this.workload = workload;
         this.name = name;
         this.clock = clock;
-        this.server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new RealisticApiDispatcher(apiFaults), false);
-        try {
-            server.init(InetAddress.getByName("127.0.0.1"), 0);
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
-        // The cluster's own parts (operator, kubelet) are marked so that injected API faults spare them.
-        this.client = server.createClient(builder -> builder.editOrNewConfig().addToCustomHeaders(ApiFaults.SIM_HEADER, "true").endConfig());
+        this.server = api.server();
+        this.client = api.client();
+        this.apiFaults = api.faults();
+        this.ownsApiServer = api.owned();
         Kubelet[] pods = new Kubelet[1];
         this.ray = new RaySim(clock, (pod, cleanly) -> pods[0].rayProcessExited(pod, cleanly), name.hashCode());
         this.kubelet = new Kubelet(client, NAMESPACE, name, workload, ray, new NodePool(workload.nodePool()), clock, name.hashCode() * 31L);
         pods[0] = kubelet;
         this.gcs = new GcsServer(ray, clock);
         this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, clock);
+    }
+
+    /** The Kubernetes API a simulated cluster lives in: its own, or a {@link Fleet}'s shared by many clusters. */
+    record ApiServer(KubernetesMockServer server, KubernetesClient client, ApiFaults faults, boolean owned) {
+    }
+
+    /** An embedded API server in CRUD mode with KubeRay's CRD, and a client for the simulated clusters' own parts. */
+    static ApiServer apiServer(ApiFaults faults) {
+        return apiServer(new RealisticApiDispatcher(faults), faults);
+    }
+
+    /** A fleet's API server: as {@link #apiServer(ApiFaults)}, keeping no Events ({@link RealisticApiDispatcher}). */
+    static ApiServer fleetApiServer() {
+        ApiFaults faults = new ApiFaults();
+        return apiServer(new RealisticApiDispatcher(faults, false), faults);
+    }
+
+    private static ApiServer apiServer(RealisticApiDispatcher dispatcher, ApiFaults faults) {
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        try {
+            server.init(InetAddress.getByName("127.0.0.1"), 0);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+        // The cluster's own parts (operator, kubelet) are marked so that injected API faults spare them.
+        KubernetesClient client = server.createClient(builder -> builder.editOrNewConfig().addToCustomHeaders(ApiFaults.SIM_HEADER, "true").endConfig());
+        client.apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
+        return new ApiServer(server, client, faults, true);
     }
 
     private static java.util.logging.Logger quiet(String name) {
@@ -130,14 +160,45 @@ public final class ClusterSimulator implements AutoCloseable {
         }
     }
 
+    /**
+     * A cluster of a {@link Fleet}: its RayCluster in the fleet's API server; the fleet moves it on
+     * ({@link #tick(RayCluster)}), handing the operator the RayCluster from its informer's cache as
+     * controller-runtime does.
+     */
+    static ClusterSimulator inFleet(Workload workload, String clusterName, DoubleSupplier clock, ApiServer shared) {
+        ClusterSimulator simulator = new ClusterSimulator(workload, clusterName, clock,
+                new ApiServer(shared.server(), shared.client(), shared.faults(), false));
+        simulator.create();
+        return simulator;
+    }
+
     private void create() {
-        client.apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
         client.resources(RayCluster.class).inNamespace(NAMESPACE).resource(rayCluster()).create();
     }
 
     /** Starts the workload's clock: its events are timed from now. */
     public void begin() {
         beganAt = clock.getAsDouble();
+    }
+
+    /**
+     * Submits {@code count} tasks of {@code shape}, each running {@code seconds}, now; returns the GCS state version
+     * read last: the first read with a higher {@code cluster_resource_state_version} is the first that sees them (every
+     * read bumps the version, fact A1.2).
+     */
+    public long submitTasks(dev.rayscale.events.Resources shape, long count, double seconds) {
+        firstDemandAt = Double.isNaN(firstDemandAt) ? workloadSeconds() : firstDemandAt;
+        return ray.submitTasks(shape, count, seconds);
+    }
+
+    /** Worker pods that are not terminating (each can run work, now or once started), and tasks queued or running. */
+    public record Occupancy(int workerPods, long tasks) {
+    }
+
+    public Occupancy occupancy() {
+        int pods = (int) kubelet.all().stream().filter(pod -> !pod.head() && !pod.terminating).count();
+        RaySim.Stats stats = ray.stats();
+        return new Occupancy(pods, stats.pendingTasks() + stats.runningTasks());
     }
 
     /** True once the GCS answers (the head pod runs). */
@@ -147,11 +208,20 @@ public final class ClusterSimulator implements AutoCloseable {
 
     /** One step of the whole cluster: the workload's due events, the operator, the kubelet, Ray. */
     public void tick() {
+        tick(null);
+    }
+
+    /** As {@link #tick()}, the operator reconciling {@code cached} (a fleet's informer's copy) instead of reading the RayCluster. */
+    void tick(RayCluster cached) {
         double now = workloadSeconds();
         if (!Double.isNaN(now)) {
             playDue(now);
         }
-        operator.reconcile();
+        if (cached == null) {
+            operator.reconcile();
+        } else {
+            operator.reconcile(cached);
+        }
         kubelet.tick();
         ray.tick();
         gcs.faults().expire();
@@ -377,8 +447,10 @@ public final class ClusterSimulator implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         gcs.close();
-        client.close();
-        server.destroy();
+        if (ownsApiServer) {
+            client.close();
+            server.destroy();
+        }
     }
 
     private RayCluster rayCluster() {

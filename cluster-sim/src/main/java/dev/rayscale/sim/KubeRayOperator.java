@@ -75,9 +75,13 @@ final class KubeRayOperator {
 
     void reconcile() {
         RayCluster cluster = client.resources(RayCluster.class).inNamespace(namespace).withName(name).get();
-        if (cluster == null) {
-            return;
+        if (cluster != null) {
+            reconcile(cluster);
         }
+    }
+
+    /** One pass over {@code cluster} as last read (by a GET, or from an informer's cache as controller-runtime reads it). */
+    void reconcile(RayCluster cluster) {
         String failure = null;
         try {
             reconcilePods(cluster);

@@ -240,8 +240,10 @@ public final class RaySim implements GcsBackend {
 
     // ---- Work ----
 
-    public synchronized void submitTasks(Resources shape, long count, double seconds) {
+    /** Queues the tasks; returns the GCS state version read last, so that a read with a higher version is one that sees them. */
+    public synchronized long submitTasks(Resources shape, long count, double seconds) {
         pending.add(new Batch(shape, seconds, new long[] {count}));
+        return version;
     }
 
     /** A placement group; its id is hex, as Ray's are. */

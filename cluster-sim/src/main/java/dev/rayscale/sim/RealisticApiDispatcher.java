@@ -13,15 +13,32 @@ import java.util.List;
  */
 final class RealisticApiDispatcher extends KubernetesCrudDispatcher {
 
+    private static final java.util.regex.Pattern EVENTS = java.util.regex.Pattern.compile("/api/v1/namespaces/[^/]+/events(\\?.*)?");
+
     private final ApiFaults faults;
+    private final boolean keepsEvents;
 
     RealisticApiDispatcher(ApiFaults faults) {
+        this(faults, true);
+    }
+
+    /**
+     * @param keepsEvents false for a fleet's API server: Events are accepted and not kept, as if they expired at once. A
+     *     real API server keeps them apart (indexed, expiring after an hour); this mock scans every stored object on
+     *     every request, so the tens of thousands of Events a fleet's scaling records would slow every read of a pod
+     *     or a RayCluster, which a real one does not.
+     */
+    RealisticApiDispatcher(ApiFaults faults, boolean keepsEvents) {
         super(List.of());
         this.faults = faults;
+        this.keepsEvents = keepsEvents;
     }
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        if (!keepsEvents && request.getMethod().equals("POST") && EVENTS.matcher(request.getPath()).matches()) {
+            return new MockResponse().setResponseCode(201).setBody(request.getBody().readUtf8());
+        }
         return faults.answer(request, () -> super.dispatch(request));
     }
 

@@ -33,6 +33,13 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 @ApplicationScoped
 public class DecisionConsumer {
 
+    /**
+     * Results that may be on their way to the broker while the next decisions are applied: the next decision's
+     * API calls need not wait for the broker's acknowledgement of the last result. Each decision is acknowledged
+     * only once its result is on the broker; a cluster's results leave in the order its decisions were applied.
+     */
+    static final int PIPELINED_RESULTS = 64;
+
     private final EventInbox<ScaleDecision> inbox;
     private final EventOutbox<ActuationResult> outbox;
     private final ActuationService actuation;
@@ -40,7 +47,8 @@ public class DecisionConsumer {
     public DecisionConsumer(MeterRegistry registry, ActuationService actuation,
             @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results,
             @Channel(ActuatorChannels.DEAD_LETTERS) Emitter<byte[]> deadLetters) {
-        this.inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.actuator.decisions");
+        this.inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.actuator.decisions",
+                PIPELINED_RESULTS);
         this.outbox = new EventOutbox<>(results);
         this.actuation = actuation;
     }

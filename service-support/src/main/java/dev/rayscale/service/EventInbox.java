@@ -44,8 +44,22 @@ public final class EventInbox<T extends RayscaleEvent> {
     private final MeterRegistry registry;
     private final String meter;
     private final java.util.concurrent.atomic.AtomicInteger deadLettersInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger handlingInFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final int pipelined;
 
+    /** An inbox whose {@link #deliver} completes only when the handler's work is done (and the record acknowledged). */
     public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter) {
+        this(deserializer, deadLetters, registry, meter, 0);
+    }
+
+    /**
+     * @param pipelined how many handled events may still be finishing (their output on its way to the broker) while
+     *     {@link #deliver} already lets the next record in; each record is acknowledged only when its own handling
+     *     completes, and offsets are committed only past acknowledged records, so nothing is skipped. The handler
+     *     runs synchronously in delivery order, so what it sends leaves in that order.
+     */
+    public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter, int pipelined) {
+        this.pipelined = pipelined;
         this.deserializer = deserializer;
         this.deadLetters = deadLetters;
         this.registry = registry;
@@ -73,14 +87,16 @@ public final class EventInbox<T extends RayscaleEvent> {
             // An Error left uncaught would leave the record unacked and the partition stalled behind it.
             handled = CompletableFuture.failedFuture(failure);
         }
-        return handled.handle((ignored, failure) -> failure).thenCompose(failure -> {
+        boolean letNextIn = handlingInFlight.incrementAndGet() <= pipelined;
+        CompletionStage<Void> settled = handled.handle((ignored, failure) -> failure).thenCompose(failure -> {
             if (failure == null) {
                 count(ACCEPTED);
                 return record.ack();
             }
             LOG.errorf(failure, "handling %s %s failed", event.getClass().getSimpleName(), event.id());
             return setAside(record, kafka, failure, FAILED);
-        });
+        }).whenComplete((done, failure) -> handlingInFlight.decrementAndGet());
+        return letNextIn ? CompletableFuture.completedFuture(null) : settled;
     }
 
     /** The event the record holds, if it is one this inbox would accept; nothing is counted or set aside. */

@@ -113,6 +113,36 @@ class EventInboxTest {
         assertThat(stages.get(EventInbox.PIPELINED_DEAD_LETTERS).toCompletableFuture()).isCompleted();
     }
 
+    /** A pipelined inbox lets the next records in while outputs are on their way, up to its depth; each record is acked once its own output is. */
+    @Test
+    void handledEventsFinishingDoNotHoldUpTheRecordsBehindUpToTheDepth() {
+        EventInbox<ScaleDecision> pipelined = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(topic), registry, "test.pipelined", 2);
+        List<CompletableFuture<Void>> outputs = new ArrayList<>();
+        List<AtomicBoolean> acks = new ArrayList<>();
+        List<CompletionStage<Void>> stages = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            CompletableFuture<Void> output = new CompletableFuture<>();
+            outputs.add(output);
+            AtomicBoolean acked = new AtomicBoolean();
+            acks.add(acked);
+            stages.add(pipelined.deliver(record(decision(), headers(), "default/raycluster-autoscaler", acked, new AtomicBoolean()), d -> output));
+        }
+
+        assertThat(stages.subList(0, 2)).as("the channel moves on at once").allSatisfy(stage -> assertThat(stage.toCompletableFuture()).isCompleted());
+        assertThat(stages.get(2).toCompletableFuture()).as("past the depth, it waits for its output").isNotCompleted();
+        assertThat(acks).as("no record is acked before its output is out").noneMatch(AtomicBoolean::get);
+
+        outputs.get(1).complete(null);
+        assertThat(acks.get(1)).isTrue();
+        assertThat(acks.get(0)).as("each record on its own output").isFalse();
+
+        outputs.get(0).complete(null);
+        outputs.get(2).complete(null);
+        assertThat(acks).allMatch(AtomicBoolean::get);
+        assertThat(stages.get(2).toCompletableFuture()).isCompleted();
+        assertThat(registry.counter("test.pipelined", "outcome", "accepted").count()).isEqualTo(3);
+    }
+
     private record Delivery(boolean acked, boolean nacked) {
     }
 

@@ -16,11 +16,6 @@ import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -73,15 +68,15 @@ public final class CollectorBench {
                 int port = services.port(RayscaleServices.Service.COLLECTOR);
                 out.accept("collector up (pid " + pid + "); warming up 20 s ...");
                 Thread.sleep(20_000);
-                long cpuBefore = cpuTicks(pid);
-                Map<String, Double> metricsBefore = metrics(port);
+                long cpuBefore = ProcessStats.cpuTicks(pid);
+                Map<String, Double> metricsBefore = ProcessStats.metrics(port);
                 long start = System.nanoTime();
                 out.accept("measuring " + measured.toSeconds() + " s ...");
                 Thread.sleep(measured.toMillis());
                 double seconds = (System.nanoTime() - start) / 1e9;
-                long cpuAfter = cpuTicks(pid);
-                Map<String, Double> metricsAfter = metrics(port);
-                long rss = rssKiB(pid) / 1024;
+                long cpuAfter = ProcessStats.cpuTicks(pid);
+                Map<String, Double> metricsAfter = ProcessStats.metrics(port);
+                long rss = ProcessStats.rssKiB(pid) / 1024;
                 double published = value(metricsAfter, "rayscale_collector_snapshots_published_total{outcome=\"sent\"")
                         - value(metricsBefore, "rayscale_collector_snapshots_published_total{outcome=\"sent\"");
                 return new Figures(clusters, seconds, (cpuAfter - cpuBefore) / 100.0 / seconds, rss, published / seconds,
@@ -115,39 +110,6 @@ public final class CollectorBench {
         spec.setWorkerGroupSpecs(new ArrayList<>(List.of(group)));
         cluster.setSpec(spec);
         return cluster;
-    }
-
-    /** utime + stime of the process, in clock ticks (1/100 s). */
-    private static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-    }
-
-    private static long rssKiB(long pid) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("\\D", ""));
-            }
-        }
-        return -1;
-    }
-
-    private static Map<String, Double> metrics(int port) throws IOException, InterruptedException {
-        String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        Map<String, Double> values = new TreeMap<>();
-        for (String line : body.split("\n")) {
-            if (!line.startsWith("#") && line.contains(" ")) {
-                int space = line.lastIndexOf(' ');
-                try {
-                    values.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-                } catch (NumberFormatException ignored) {
-                    // not a sample line
-                }
-            }
-        }
-        return values;
     }
 
     private static double value(Map<String, Double> metrics, String prefix) {

@@ -118,7 +118,8 @@ public final class RayscaleServices implements AutoCloseable {
         start(member, List.of());
     }
 
-    private void start(Member member, List<String> options) {
+    /** Starts a copy of a service with extra JVM options and waits until it is ready. */
+    public void start(Member member, List<String> options) {
         launch(member, options, Map.of());
         awaitReady(member);
     }
@@ -229,7 +230,13 @@ public final class RayscaleServices implements AutoCloseable {
 
     /** The operating-system process id of a running service. */
     public long pid(Service service) {
-        return running.get(new Member(service, 1)).pid();
+        return pid(new Member(service, 1));
+    }
+
+    /** The operating-system process id of a running copy; -1 while it is stopped. */
+    public long pid(Member member) {
+        Process process = running.get(member);
+        return process == null ? -1 : process.pid();
     }
 
     /** The HTTP port of a service (health, metrics). */

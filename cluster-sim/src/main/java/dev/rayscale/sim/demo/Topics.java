@@ -11,7 +11,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates Rayscale's topics up front, as a real deployment does (the Helm chart's Strimzi KafkaTopics), so that no consumer waits for one to appear. */
-final class Topics {
+public final class Topics {
 
     private static final List<String> NAMES = List.of(dev.rayscale.events.Topics.SNAPSHOTS, dev.rayscale.events.Topics.DECISIONS,
             dev.rayscale.events.Topics.ACTUATIONS, dev.rayscale.events.Topics.deadLetter("scaling-planner"),
@@ -28,13 +28,18 @@ final class Topics {
      * then really listening.
      */
     static void awaitAssigned(String bootstrapServers, List<String> groups, java.time.Duration within) {
+        awaitAssigned(bootstrapServers, groups, PARTITIONS, within);
+    }
+
+    /** As {@link #awaitAssigned(String, List, java.time.Duration)}, for topics of {@code partitions} partitions. */
+    public static void awaitAssigned(String bootstrapServers, List<String> groups, int partitions, java.time.Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             int stableRounds = 0;
             while (System.nanoTime() < deadline) {
                 var described = admin.describeConsumerGroups(groups).all().get(10, TimeUnit.SECONDS);
                 boolean assigned = described.values().stream().allMatch(group -> group.groupState() == org.apache.kafka.common.GroupState.STABLE
-                        && group.members().stream().mapToInt(member -> member.assignment().topicPartitions().size()).sum() == PARTITIONS);
+                        && group.members().stream().mapToInt(member -> member.assignment().topicPartitions().size()).sum() == partitions);
                 stableRounds = assigned ? stableRounds + 1 : 0;
                 if (stableRounds >= 2) {
                     return;
@@ -48,11 +53,28 @@ final class Topics {
         }
     }
 
+    /** How many partitions {@code topic} has. */
+    public static int partitions(String bootstrapServers, String topic) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions().size();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe topic " + topic, e);
+        }
+    }
+
     static void create(String bootstrapServers) {
+        create(bootstrapServers, PARTITIONS);
+    }
+
+    /** Creates the topics with {@code partitions} partitions each, unless they exist. */
+    public static void create(String bootstrapServers, int partitions) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             for (String name : NAMES) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                    admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
                 } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + name, e.getCause());

@@ -1,0 +1,120 @@
+package dev.rayscale.sim;
+
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.ray.v1.RayCluster;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Many simulated Ray clusters in one Kubernetes API, as a platform team runs them: one embedded API
+ * server holding every RayCluster and pod, and per cluster its own KubeRay reconciliation, kubelet, Ray
+ * and GCS (each GCS on a port of its own, named by the cluster's annotation). The operator reads the
+ * RayClusters from one informer's cache, as controller-runtime does, rather than with a GET per pass,
+ * so a thousand clusters cost the API server nothing while they are quiet.
+ */
+public final class Fleet implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Fleet.class);
+
+    private final ClusterSimulator.ApiServer api;
+    private final Map<String, ClusterSimulator> clusters = new LinkedHashMap<>();
+    private final SharedIndexInformer<RayCluster> informer;
+    private final ScheduledExecutorService ticker;
+
+    private Fleet(Map<String, Workload> workloads, Duration tick, int threads) {
+        SimClock clock = new SimClock(1);
+        this.api = ClusterSimulator.fleetApiServer();
+        workloads.forEach((name, workload) -> clusters.put(name, ClusterSimulator.inFleet(workload, name, clock::seconds, api)));
+        this.informer = api.client().resources(RayCluster.class).inNamespace(ClusterSimulator.NAMESPACE).inform();
+        this.ticker = Executors.newScheduledThreadPool(threads, runnable -> {
+            Thread thread = new Thread(runnable, "fleet-sim");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long period = tick.toMillis();
+        int index = 0;
+        for (ClusterSimulator cluster : clusters.values()) {
+            // Spread over the period, so that the clusters' passes do not all fall on the same instant.
+            ticker.scheduleWithFixedDelay(() -> tick(cluster), index++ * period / clusters.size(), period, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Creates the clusters (by name) and starts moving them on real time, every {@code tick}, on {@code threads}
+     * threads; their workloads' clocks start with {@link #begin()}.
+     */
+    public static Fleet start(Map<String, Workload> workloads, Duration tick, int threads) {
+        return new Fleet(workloads, tick, threads);
+    }
+
+    private void tick(ClusterSimulator cluster) {
+        try {
+            RayCluster cached = informer.getStore().getByKey(cluster.clusterId());
+            if (cached != null) {
+                cluster.tick(cached);
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "%s: simulator tick failed; the next one retries", cluster.clusterId());
+        }
+    }
+
+    /** Starts every workload's clock. */
+    public void begin() {
+        clusters.values().forEach(ClusterSimulator::begin);
+    }
+
+    /** True once every cluster's GCS answers (its head pod runs). */
+    public boolean gcsUp() {
+        return clusters.values().stream().allMatch(ClusterSimulator::gcsUp);
+    }
+
+    public ClusterSimulator cluster(String name) {
+        ClusterSimulator cluster = clusters.get(name);
+        if (cluster == null) {
+            throw new IllegalArgumentException("no cluster " + name + " in the fleet");
+        }
+        return cluster;
+    }
+
+    public List<ClusterSimulator> clusters() {
+        return List.copyOf(clusters.values());
+    }
+
+    public String apiServerUrl() {
+        return "http://127.0.0.1:" + api.server().getPort();
+    }
+
+    /** The judged invariants, summed over the fleet. */
+    public ClusterSimulator.Invariants invariants() {
+        long busy = 0;
+        long gcs = 0;
+        long operator = 0;
+        for (ClusterSimulator cluster : clusters.values()) {
+            ClusterSimulator.Invariants invariants = cluster.invariants();
+            busy += invariants.busyDeletions();
+            gcs += invariants.gcsCrashes();
+            operator += invariants.operatorDeletions();
+        }
+        return new ClusterSimulator.Invariants(busy, gcs, operator);
+    }
+
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        try {
+            ticker.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        informer.close();
+        clusters.values().forEach(ClusterSimulator::close);
+        api.client().close();
+        api.server().destroy();
+    }
+}

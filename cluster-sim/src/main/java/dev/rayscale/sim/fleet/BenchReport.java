@@ -1,0 +1,64 @@
+package dev.rayscale.sim.fleet;
+
+import dev.rayscale.sim.ClusterSimulator;
+import dev.rayscale.sim.demo.RayscaleServices.Service;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/** What a fleet bench measured, as a table for people and one last line for scripts. */
+public record BenchReport(FleetBench.Settings settings, long maxWorkers, double seconds, Chain.Account account, Map<Service, Usage.Figures> usage,
+        Map<String, Long> maxLag, ClusterSimulator.Invariants invariants, long unreadable, int errorsLogged, List<String> rebalanced) {
+
+    /** Nothing lost, nothing applied twice, every record readable, no ERROR logged, the simulated clusters' invariants held. */
+    public boolean clean() {
+        return account.lost() == 0 && account.appliedTwice() == 0 && unreadable == 0 && errorsLogged == 0 && invariants.held();
+    }
+
+    public List<String> table() {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "%d clusters (%,d workers at most), %.0f demand changes/s for %.0f s: %d changes, %d snapshots, "
+                + "%d decisions, %d results (%d changes not made: cluster at its largest)", settings.clusters(), maxWorkers,
+                settings.changesPerSecond(), seconds, account.latencies().size(), account.snapshots(), account.decisions(), account.results(),
+                account.skipped()));
+        lines.add(String.format(Locale.ROOT, "%-44s %9s %9s %9s", "from the GCS state changing to", "p50 ms", "p99 ms", "max ms"));
+        lines.add(row("  the snapshot published", Chain.Latency::snapshotMs));
+        lines.add(row("  the decision published", Chain.Latency::decisionMs));
+        lines.add(row("  the patch applied (end to end)", Chain.Latency::appliedMs));
+        lines.add(row("from the collector's GCS read to the patch", Chain.Latency::pipelineMs));
+        lines.add(hop("each hop: snapshot -> decision (planner)", account.planningMs()));
+        lines.add(hop("each hop: decision -> result (actuator)", account.actuatingMs()));
+        lines.add(String.format(Locale.ROOT, "%-20s %10s %10s", "service", "CPU cores", "RSS MiB"));
+        usage.forEach((service, figures) -> lines.add(String.format(Locale.ROOT, "%-20s %10.2f %10d", service.name().toLowerCase(Locale.ROOT),
+                figures.cores(), figures.rssMiB())));
+        maxLag.forEach((group, lag) -> lines.add("largest consumer lag of " + group + ": " + lag + " records"));
+        if (!rebalanced.isEmpty()) {
+            lines.add("stopped and started again halfway (rebalance): " + String.join(", ", rebalanced));
+        }
+        lines.add(String.format(Locale.ROOT, "changes not acted on %d, decisions without a result %d, decisions applied twice %d, "
+                + "unreadable records %d, ERROR lines logged %d, busy pods deleted %d", account.incomplete(), account.unanswered(),
+                account.appliedTwice(), unreadable, errorsLogged, invariants.busyDeletions()));
+        return lines;
+    }
+
+    private String row(String label, ToLongFunction<Chain.Latency> stage) {
+        return String.format(Locale.ROOT, "%-44s %9.0f %9.0f %9d", label, account.quantile(stage, 0.5), account.quantile(stage, 0.99),
+                account.max(stage));
+    }
+
+    private static String hop(String label, long[] sorted) {
+        return String.format(Locale.ROOT, "%-44s %9.0f %9.0f %9.0f", label, Chain.Account.quantile(sorted, 0.5), Chain.Account.quantile(sorted, 0.99),
+                Chain.Account.quantile(sorted, 1));
+    }
+
+    /** {@code bench: clusters=N changes=C e2e_p50_ms=.. e2e_p99_ms=.. collector_rss_mib=.. planner_rss_mib=.. actuator_rss_mib=.. lost=0 applied_twice=0}. */
+    public String line() {
+        return String.format(Locale.ROOT, "bench: clusters=%d changes=%d e2e_p50_ms=%.0f e2e_p99_ms=%.0f pipeline_p99_ms=%.0f collector_rss_mib=%d "
+                + "planner_rss_mib=%d actuator_rss_mib=%d lost=%d applied_twice=%d", settings.clusters(), account.latencies().size(),
+                account.quantile(Chain.Latency::appliedMs, 0.5), account.quantile(Chain.Latency::appliedMs, 0.99),
+                account.quantile(Chain.Latency::pipelineMs, 0.99), usage.get(Service.COLLECTOR).rssMiB(), usage.get(Service.PLANNER).rssMiB(),
+                usage.get(Service.ACTUATOR).rssMiB(), account.lost(), account.appliedTwice());
+    }
+}

@@ -1,0 +1,191 @@
+package dev.rayscale.sim.fleet;
+
+import dev.rayscale.events.Outcome;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/**
+ * What the bench saw on the topics, and how each change of demand went through: the first snapshot
+ * whose GCS read saw the change, the first decision answering that or a later snapshot, and the first
+ * actuation result that acted on one (applied, or nothing to do because the cluster already matched).
+ * A snapshot sees a change when its GCS state version is above the version read last before the
+ * change (every read bumps it). Pure: fed what was read, asked at the end.
+ */
+public final class Chain {
+
+    /** A change of demand the bench made, at {@code atMillis} (wall clock), after the GCS had answered read {@code gcsVersion}. */
+    public record Change(String cluster, long gcsVersion, long atMillis) {
+    }
+
+    record Snapshot(String cluster, long gcsVersion, long observedAtMillis, long publishedAtMillis) {
+    }
+
+    record Decision(String snapshotId, long publishedAtMillis) {
+    }
+
+    record Result(String decisionId, Outcome outcome, long completedAtMillis) {
+    }
+
+    /** A change's way through, in milliseconds from the change; -1 where it did not get that far. */
+    public record Latency(long snapshotMs, long decisionMs, long appliedMs, long pipelineMs) {
+
+        boolean complete() {
+            return appliedMs >= 0;
+        }
+    }
+
+    private final List<Change> changes = new ArrayList<>();
+    private final Map<String, Snapshot> snapshots = new HashMap<>();
+    private final Map<String, Decision> decisions = new HashMap<>();
+    private final List<Result> results = new ArrayList<>();
+    private long skipped;
+
+    public synchronized void changed(Change change) {
+        changes.add(change);
+    }
+
+    /** A change not made: the cluster was at its largest size. */
+    public synchronized void skipped() {
+        skipped++;
+    }
+
+    synchronized void snapshot(String id, Snapshot snapshot) {
+        snapshots.put(id, snapshot);
+    }
+
+    synchronized void decision(String id, Decision decision) {
+        decisions.putIfAbsent(id, decision);
+    }
+
+    synchronized void result(Result result) {
+        results.add(result);
+    }
+
+    /** The figures so far. */
+    public synchronized Account account() {
+        Map<String, List<Reached>> byCluster = new HashMap<>();
+        Map<String, Long> resultAt = new HashMap<>();
+        Map<String, Integer> applied = new HashMap<>();
+        for (Result result : results) {
+            if (result.outcome() == Outcome.APPLIED || result.outcome() == Outcome.NOOP) {
+                resultAt.merge(result.decisionId(), result.completedAtMillis(), Math::min);
+            }
+            if (result.outcome() == Outcome.APPLIED) {
+                applied.merge(result.decisionId(), 1, Integer::sum);
+            }
+        }
+        java.util.Set<String> answered = new java.util.HashSet<>();
+        results.forEach(result -> answered.add(result.decisionId()));
+        Map<String, long[]> bySnapshot = new HashMap<>();
+        decisions.forEach((id, decision) -> {
+            long[] times = bySnapshot.computeIfAbsent(decision.snapshotId(), key -> new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
+            times[0] = Math.min(times[0], decision.publishedAtMillis());
+            times[1] = Math.min(times[1], resultAt.getOrDefault(id, Long.MAX_VALUE));
+        });
+        snapshots.forEach((id, snapshot) -> {
+            long[] times = bySnapshot.getOrDefault(id, new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
+            byCluster.computeIfAbsent(snapshot.cluster(), key -> new ArrayList<>()).add(new Reached(snapshot, times[0], times[1]));
+        });
+        byCluster.values().forEach(Chain::earliestFromHere);
+        List<Latency> latencies = new ArrayList<>();
+        for (Change change : changes) {
+            latencies.add(latency(change, byCluster.getOrDefault(change.cluster(), List.of())));
+        }
+        long unanswered = decisions.keySet().stream().filter(id -> !answered.contains(id)).count();
+        long twice = applied.values().stream().filter(count -> count > 1).count();
+        long[] planning = decisions.values().stream().filter(decision -> snapshots.containsKey(decision.snapshotId()))
+                .mapToLong(decision -> decision.publishedAtMillis() - snapshots.get(decision.snapshotId()).publishedAtMillis()).sorted().toArray();
+        long[] actuating = resultAt.entrySet().stream().filter(entry -> decisions.containsKey(entry.getKey()))
+                .mapToLong(entry -> entry.getValue() - decisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
+        return new Account(latencies, skipped, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating);
+    }
+
+    /** A snapshot, and the earliest decision and result for it or any later snapshot of its cluster. */
+    private record Reached(Snapshot snapshot, long decidedAt, long actedAt) {
+    }
+
+    /** Sorts by GCS version and carries each later snapshot's earliest decision and result back to the earlier ones. */
+    private static void earliestFromHere(List<Reached> reached) {
+        reached.sort(Comparator.comparingLong(r -> r.snapshot().gcsVersion()));
+        long decided = Long.MAX_VALUE;
+        long acted = Long.MAX_VALUE;
+        for (int i = reached.size() - 1; i >= 0; i--) {
+            Reached here = reached.get(i);
+            decided = Math.min(decided, here.decidedAt());
+            acted = Math.min(acted, here.actedAt());
+            reached.set(i, new Reached(here.snapshot(), decided, acted));
+        }
+    }
+
+    private static Latency latency(Change change, List<Reached> reached) {
+        int first = firstAbove(reached, change.gcsVersion());
+        if (first == reached.size()) {
+            return new Latency(-1, -1, -1, -1);
+        }
+        Reached seen = reached.get(first);
+        long at = change.atMillis();
+        return new Latency(seen.snapshot().publishedAtMillis() - at, since(at, seen.decidedAt()), since(at, seen.actedAt()),
+                since(seen.snapshot().observedAtMillis(), seen.actedAt()));
+    }
+
+    private static long since(long from, long to) {
+        return to == Long.MAX_VALUE ? -1 : to - from;
+    }
+
+    private static int firstAbove(List<Reached> reached, long version) {
+        int low = 0;
+        int high = reached.size();
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (reached.get(middle).snapshot().gcsVersion() > version) {
+                high = middle;
+            } else {
+                low = middle + 1;
+            }
+        }
+        return low;
+    }
+
+    /**
+     * @param skipped changes not made because the cluster was at its largest size
+     * @param unanswered decisions with no actuation result
+     * @param appliedTwice decisions applied (patched) more than once
+     * @param planningMs each decision's time from its snapshot's publication to its own, sorted
+     * @param actuatingMs each acted-on decision's time from its publication to its first result, sorted
+     */
+    public record Account(List<Latency> latencies, long skipped, long unanswered, long appliedTwice, int snapshots, int decisions, int results,
+            long[] planningMs, long[] actuatingMs) {
+
+        /** Changes that no actuation result acted on. */
+        public long incomplete() {
+            return latencies.stream().filter(latency -> !latency.complete()).count();
+        }
+
+        /** Changes not carried through, and decisions left without a result. */
+        public long lost() {
+            return incomplete() + unanswered;
+        }
+
+        /** The {@code q} quantile (0..1) of one stage over the complete changes, in milliseconds; NaN if none. */
+        public double quantile(ToLongFunction<Latency> stage, double q) {
+            return quantile(latencies.stream().filter(Latency::complete).mapToLong(stage).sorted().toArray(), q);
+        }
+
+        /** The {@code q} quantile (0..1) of sorted values; NaN if there are none. */
+        public static double quantile(long[] sorted, double q) {
+            if (sorted.length == 0) {
+                return Double.NaN;
+            }
+            int rank = (int) Math.ceil(q * sorted.length);
+            return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)];
+        }
+
+        public long max(ToLongFunction<Latency> stage) {
+            return latencies.stream().filter(Latency::complete).mapToLong(stage).max().orElse(-1);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package dev.rayscale.sim.fleet;
+
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.events.Topics;
+import dev.rayscale.events.codec.ActuationDeserializer;
+import dev.rayscale.events.codec.DecisionDeserializer;
+import dev.rayscale.events.codec.SnapshotDeserializer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jboss.logging.Logger;
+
+/**
+ * Reads the snapshots, decisions and actuation results from now on, as any Kafka consumer of Rayscale's
+ * topics would (no group: every partition assigned), into a {@link Chain}. A snapshot counts as
+ * published when the collector handed it to its producer (the record's timestamp), a decision likewise,
+ * a result when the actuator completed it.
+ */
+final class ChainReader implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(ChainReader.class);
+
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Chain chain;
+    private final Thread thread;
+    private final SnapshotDeserializer snapshots = new SnapshotDeserializer();
+    private final DecisionDeserializer decisions = new DecisionDeserializer();
+    private final ActuationDeserializer actuations = new ActuationDeserializer();
+    private final AtomicLong unreadable = new AtomicLong();
+    private volatile boolean running = true;
+
+    ChainReader(String bootstrapServers, Chain chain) {
+        this.chain = chain;
+        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false", ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 << 20)),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : List.of(Topics.SNAPSHOTS, Topics.DECISIONS, Topics.ACTUATIONS)) {
+            consumer.partitionsFor(topic, Duration.ofSeconds(30)).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
+        }
+        consumer.assign(partitions);
+        consumer.seekToEnd(partitions);
+        partitions.forEach(consumer::position);
+        this.thread = new Thread(this::read, "fleet-chain-reader");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Records that were not Rayscale events of the topic's type. */
+    long unreadable() {
+        return unreadable.get();
+    }
+
+    private void read() {
+        try {
+            while (running) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    take(record);
+                }
+            }
+        } catch (WakeupException closing) {
+            // close() ends the loop
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private void take(ConsumerRecord<String, byte[]> record) {
+        try {
+            switch (record.topic()) {
+                case Topics.SNAPSHOTS -> {
+                    ClusterSnapshot snapshot = snapshots.deserialize(record.topic(), record.headers(), record.value());
+                    Long version = snapshot.sources().gcs().stateVersion();
+                    if (version != null) {
+                        chain.snapshot(snapshot.id(), new Chain.Snapshot(snapshot.cluster().id(), version, snapshot.observedAt().toEpochMilli(),
+                                record.timestamp()));
+                    }
+                }
+                case Topics.DECISIONS -> {
+                    ScaleDecision decision = decisions.deserialize(record.topic(), record.headers(), record.value());
+                    chain.decision(decision.id(), new Chain.Decision(decision.snapshotId(), record.timestamp()));
+                }
+                default -> {
+                    ActuationResult result = actuations.deserialize(record.topic(), record.headers(), record.value());
+                    if (!result.dryRun()) {
+                        chain.result(new Chain.Result(result.decisionId(), result.outcome(), result.completedAt().toEpochMilli()));
+                    }
+                }
+            }
+        } catch (RuntimeException unreadableRecord) {
+            unreadable.incrementAndGet();
+            LOG.warnf("%s-%d@%d is not a readable Rayscale event: %s", record.topic(), record.partition(), record.offset(),
+                    unreadableRecord.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package dev.rayscale.sim.fleet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.rayscale.sim.ClusterSimulator;
+import dev.rayscale.sim.Fleet;
+import dev.rayscale.sim.demo.RayscaleServices;
+import dev.rayscale.sim.demo.RayscaleServices.Member;
+import dev.rayscale.sim.demo.RayscaleServices.Service;
+import dev.rayscale.sim.demo.ServiceLogs;
+import dev.rayscale.sim.demo.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The whole pipeline at fleet scale: many simulated Ray clusters in one Kubernetes API ({@link Fleet}),
+ * Rayscale's three services as processes over a real broker with the Helm chart's JVM settings, and
+ * each cluster's demand changing on its own schedule ({@link FleetLoad}). Every change is followed to
+ * its snapshot, decision and actuation result on the topics ({@link Chain}); the services' CPU and
+ * memory come from /proc, the consumer lag from the broker. With several planners or actuators, one
+ * of each is stopped halfway and started again, so that their groups rebalance under load.
+ */
+public final class FleetBench {
+
+    /** Partitions of the topics the bench creates on its own broker: room for several planners and actuators. */
+    public static final int PARTITIONS = 6;
+    private static final Duration WARM_UP = Duration.ofSeconds(20);
+    private static final Duration DRAIN = Duration.ofSeconds(60);
+    private static final Duration REJOIN_AFTER = Duration.ofSeconds(15);
+
+    /**
+     * @param largest the largest size of the ordinary clusters, in workers
+     * @param changesPerSecond demand changes over the whole fleet: each cluster changes every clusters/rate seconds
+     * @param pollInterval the collector's GCS poll interval
+     */
+    public record Settings(int clusters, int largest, int bigClusters, double changesPerSecond, Duration duration, int planners, int actuators,
+            Duration pollInterval, long seed) {
+
+        public Settings {
+            if (planners < 1 || actuators < 1 || changesPerSecond <= 0 || duration.isNegative() || duration.isZero()) {
+                throw new IllegalArgumentException("at least one planner and one actuator, a positive rate and a positive duration");
+            }
+        }
+    }
+
+    private final Settings settings;
+    private final String bootstrapServers;
+    private final Path root;
+    private final Path work;
+    private final Consumer<String> out;
+
+    private FleetBench(Settings settings, String bootstrapServers, Path root, Path work, Consumer<String> out) {
+        this.settings = settings;
+        this.bootstrapServers = bootstrapServers;
+        this.root = root;
+        this.work = work;
+        this.out = out;
+    }
+
+    public static BenchReport run(Settings settings, String bootstrapServers, Path root, Path work, Consumer<String> out) {
+        return new FleetBench(settings, bootstrapServers, root, work, out).run();
+    }
+
+    private BenchReport run() {
+        FleetLoad load = new FleetLoad(settings.clusters(), settings.largest(), settings.bigClusters(), settings.clusters() / settings.changesPerSecond(),
+                settings.seed());
+        Topics.create(bootstrapServers, PARTITIONS);
+        // On a broker shared with other work the topics may exist already, with partitions of their own number.
+        int partitions = Topics.partitions(bootstrapServers, dev.rayscale.events.Topics.SNAPSHOTS);
+        out.accept(String.format(java.util.Locale.ROOT, "starting %d simulated clusters (%d of 2,000 workers; %,d workers at most) ...",
+                settings.clusters(), settings.bigClusters(), load.maxWorkers()));
+        try (Fleet fleet = Fleet.start(load.workloads(), Duration.ofMillis(500), 2)) {
+            awaitGcs(fleet);
+            fleet.begin();
+            String run = "bench-" + Long.toString(System.currentTimeMillis(), 36);
+            // New groups start at the end of the topics: what is on them from before the run is not its work.
+            try (RayscaleServices services = new RayscaleServices(root, work.resolve("logs"), bootstrapServers, fleet.apiServerUrl(), run)) {
+                Map<Service, List<String>> options = jvmOptions();
+                List<Member> members = members();
+                out.accept("starting " + members.size() + " service processes (JVM settings of deploy/helm/rayscale/values.yaml) ...");
+                for (Member member : members) {
+                    services.start(member, options.get(member.service()));
+                }
+                Topics.awaitAssigned(bootstrapServers, List.of(services.group(Service.PLANNER), services.group(Service.ACTUATOR)), partitions,
+                        Duration.ofSeconds(60));
+                out.accept("warming up " + WARM_UP.toSeconds() + " s ...");
+                sleep(WARM_UP);
+                return measure(load, fleet, services, members, options);
+            }
+        }
+    }
+
+    private BenchReport measure(FleetLoad load, Fleet fleet, RayscaleServices services, List<Member> members,
+            Map<Service, List<String>> options) {
+        Chain chain = new Chain();
+        Usage usage = new Usage(services, members);
+        try (ChainReader reader = new ChainReader(bootstrapServers, chain);
+                GroupLag lag = new GroupLag(bootstrapServers, List.of(services.group(Service.PLANNER), services.group(Service.ACTUATOR)))) {
+            ScheduledExecutorService schedule = Executors.newScheduledThreadPool(2, runnable -> {
+                Thread thread = new Thread(runnable, "fleet-bench");
+                thread.setDaemon(true);
+                return thread;
+            });
+            long period = Math.round(load.periodSeconds() * 1000);
+            for (FleetLoad.Member member : load.members()) {
+                ClusterSimulator cluster = fleet.cluster(member.name());
+                schedule.scheduleAtFixedRate(() -> change(load, member, cluster, chain), Math.round(member.phaseSeconds() * 1000), period,
+                        TimeUnit.MILLISECONDS);
+            }
+            schedule.scheduleAtFixedRate(() -> {
+                usage.sample();
+                lag.sample();
+            }, 0, 2, TimeUnit.SECONDS);
+            out.accept(String.format(java.util.Locale.ROOT, "measuring %d s: %.0f demand changes per second ...", settings.duration().toSeconds(),
+                    settings.changesPerSecond()));
+            long started = System.nanoTime();
+            usage.begin();
+            List<String> rebalances = rebalanceHalfway(services, options, members);
+            sleep(settings.duration().minus(Duration.ofNanos(System.nanoTime() - started)));
+            schedule.shutdownNow();
+            double seconds = (System.nanoTime() - started) / 1e9;
+            usage.end(seconds);
+            out.accept("changes stopped; waiting for the last ones to be acted on ...");
+            Chain.Account account = drain(chain);
+            return new BenchReport(settings, load.maxWorkers(), seconds, account, usage.figures(), lag.max(), fleet.invariants(),
+                    reader.unreadable(), ServiceLogs.unexpectedErrors(work.resolve("logs")).size(), rebalances);
+        }
+    }
+
+    private void change(FleetLoad load, FleetLoad.Member member, ClusterSimulator cluster, Chain chain) {
+        ClusterSimulator.Occupancy occupancy = cluster.occupancy();
+        load.nextChange(member, occupancy.workerPods(), occupancy.tasks()).ifPresentOrElse(change -> {
+            long version = cluster.submitTasks(FleetLoad.TASK, change.tasks(), change.seconds());
+            chain.changed(new Chain.Change(cluster.clusterId(), version, System.currentTimeMillis()));
+        }, chain::skipped);
+    }
+
+    /** With several planners or actuators: the second of each stops (SIGTERM) halfway and starts again {@link #REJOIN_AFTER} later. */
+    private List<String> rebalanceHalfway(RayscaleServices services, Map<Service, List<String>> options, List<Member> members) {
+        List<Member> rejoining = members.stream().filter(member -> member.copy() == 2).toList();
+        if (rejoining.isEmpty()) {
+            return List.of();
+        }
+        Duration half = settings.duration().dividedBy(2);
+        sleep(half);
+        List<String> done = new ArrayList<>();
+        for (Member member : rejoining) {
+            out.accept("stopping " + member.name() + " (its group rebalances) ...");
+            services.stop(member);
+        }
+        sleep(REJOIN_AFTER);
+        for (Member member : rejoining) {
+            out.accept("starting " + member.name() + " again ...");
+            services.start(member, options.get(member.service()));
+            done.add(member.name());
+        }
+        return done;
+    }
+
+    /** Waits until every change was acted on and every decision answered, or {@link #DRAIN} is up. */
+    private static Chain.Account drain(Chain chain) {
+        long deadline = System.nanoTime() + DRAIN.toNanos();
+        Chain.Account account = chain.account();
+        while (account.lost() > 0 && System.nanoTime() < deadline) {
+            sleep(Duration.ofSeconds(2));
+            account = chain.account();
+        }
+        return account;
+    }
+
+    private void awaitGcs(Fleet fleet) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (!fleet.gcsUp()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the simulated heads did not all start within 3 minutes");
+            }
+            sleep(Duration.ofMillis(200));
+        }
+    }
+
+    private List<Member> members() {
+        List<Member> members = new ArrayList<>(List.of(new Member(Service.COLLECTOR, 1)));
+        for (int copy = 1; copy <= settings.planners(); copy++) {
+            members.add(new Member(Service.PLANNER, copy));
+        }
+        for (int copy = 1; copy <= settings.actuators(); copy++) {
+            members.add(new Member(Service.ACTUATOR, copy));
+        }
+        return members;
+    }
+
+    /** Each service's JVM options as the Helm chart runs them, the collector at the bench's poll interval. */
+    private Map<Service, List<String>> jvmOptions() {
+        JsonNode values;
+        try {
+            values = new ObjectMapper(new YAMLFactory()).readTree(root.resolve("deploy/helm/rayscale/values.yaml").toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the Helm chart's values", e);
+        }
+        Map<Service, List<String>> options = new LinkedHashMap<>();
+        Map<Service, String> keys = Map.of(Service.COLLECTOR, "demandCollector", Service.PLANNER, "scalingPlanner", Service.ACTUATOR, "k8sActuator");
+        keys.forEach((service, key) -> options.put(service, new ArrayList<>(Arrays.asList(values.path(key).path("jvmOptions").asText().split("\\s+")))));
+        options.get(Service.COLLECTOR).addAll(List.of("-Drayscale.collector.poll-interval=" + settings.pollInterval().toMillis() + "ms",
+                "-Drayscale.collector.heartbeat=5s"));
+        return options;
+    }
+
+    private static void sleep(Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.rayscale.sim.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rayscale.events.Outcome;
+import org.junit.jupiter.api.Test;
+
+/** How the bench follows a change of demand through the topics, and what it counts as lost or applied twice. */
+class ChainTest {
+
+    private final Chain chain = new Chain();
+
+    @Test
+    void aChangeIsSeenByTheFirstSnapshotOfAHigherGcsVersionAndActedOnByTheFirstResultForItOrALaterOne() {
+        chain.changed(new Chain.Change("ns/a", 10, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 10, 990, 995));
+        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 11, 1_300, 1_310));
+        chain.snapshot("a@3", new Chain.Snapshot("ns/a", 12, 1_800, 1_805));
+        chain.decision("d2", new Chain.Decision("a@2", 1_350));
+        chain.decision("d3", new Chain.Decision("a@3", 1_850));
+        chain.result(new Chain.Result("d2", Outcome.STALE, 1_400));
+        chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_900));
+
+        Chain.Account account = chain.account();
+
+        assertThat(account.latencies()).singleElement().isEqualTo(new Chain.Latency(310, 350, 900, 600));
+        assertThat(account.lost()).isZero();
+        assertThat(account.appliedTwice()).isZero();
+    }
+
+    @Test
+    void changesNotActedOnAndDecisionsWithoutAResultAreLostAndASecondPatchIsCounted() {
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.changed(new Chain.Change("ns/b", 7, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
+        chain.decision("d1", new Chain.Decision("a@1", 1_150));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_200));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_300));
+        chain.snapshot("b@1", new Chain.Snapshot("ns/b", 8, 1_100, 1_110));
+        chain.decision("d2", new Chain.Decision("b@1", 1_150));
+
+        Chain.Account account = chain.account();
+
+        assertThat(account.incomplete()).as("b's change has no result").isEqualTo(1);
+        assertThat(account.unanswered()).as("d2 has no result").isEqualTo(1);
+        assertThat(account.lost()).isEqualTo(2);
+        assertThat(account.appliedTwice()).isEqualTo(1);
+        assertThat(account.quantile(Chain.Latency::appliedMs, 0.99)).isEqualTo(200);
+    }
+}

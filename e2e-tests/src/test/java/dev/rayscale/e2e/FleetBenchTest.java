@@ -1,0 +1,50 @@
+package dev.rayscale.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rayscale.sim.fleet.BenchReport;
+import dev.rayscale.sim.fleet.Chain;
+import dev.rayscale.sim.fleet.FleetBench;
+import dev.rayscale.testsupport.TestKafka;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ./rayscale bench} in small: a fleet of simulated clusters, two planners and two actuators as
+ * processes sharing the topics, one of each stopped and started again halfway. Every change of demand
+ * must reach a patch, nothing may be applied twice, and the figures must be the ones measured.
+ */
+class FleetBenchTest {
+
+    @Test
+    void aFleetGoesThroughEndToEndAcrossARebalanceWithNothingLostOrAppliedTwice() throws Exception {
+        FleetBench.Settings settings = new FleetBench.Settings(12, 8, 1, 2, Duration.ofSeconds(30), 2, 2, Duration.ofMillis(250), 7);
+
+        BenchReport report = FleetBench.run(settings, TestKafka.bootstrapServers(), ClosedLoops.ROOT, Files.createTempDirectory("rayscale-bench"),
+                System.out::println);
+        report.table().forEach(System.out::println);
+
+        Chain.Account account = report.account();
+        assertThat(account.latencies()).as("changes made").hasSizeGreaterThan(20);
+        assertThat(account.incomplete()).as("changes no patch acted on").isZero();
+        assertThat(account.unanswered()).as("decisions without a result").isZero();
+        assertThat(account.appliedTwice()).as("decisions applied twice").isZero();
+        assertThat(account.latencies()).allSatisfy(latency -> {
+            assertThat(latency.snapshotMs()).isPositive().isLessThanOrEqualTo(latency.decisionMs());
+            assertThat(latency.decisionMs()).isLessThanOrEqualTo(latency.appliedMs());
+            assertThat(latency.pipelineMs()).isLessThanOrEqualTo(latency.appliedMs());
+        });
+        assertThat(report.rebalanced()).containsExactly("scaling-planner-2", "k8s-actuator-2");
+        assertThat(report.usage()).allSatisfy((service, usage) -> {
+            assertThat(usage.cores()).as(service + " CPU").isPositive();
+            assertThat(usage.rssMiB()).as(service + " memory").isPositive();
+        });
+        assertThat(report.invariants().held()).as("no busy pod deleted, no GCS crashed, no pod the operator chose").isTrue();
+        assertThat(report.unreadable()).isZero();
+        assertThat(report.errorsLogged()).as("ERROR lines the services logged").isZero();
+        assertThat(report.clean()).isTrue();
+        assertThat(report.line()).matches("bench: clusters=12 changes=\\d+ e2e_p50_ms=\\d+ e2e_p99_ms=\\d+ pipeline_p99_ms=\\d+ "
+                + "collector_rss_mib=\\d+ planner_rss_mib=\\d+ actuator_rss_mib=\\d+ lost=0 applied_twice=0");
+    }
+}

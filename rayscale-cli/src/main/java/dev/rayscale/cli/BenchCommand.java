@@ -1,0 +1,72 @@
+package dev.rayscale.cli;
+
+import dev.rayscale.sim.demo.BrokerProcess;
+import dev.rayscale.sim.fleet.BenchReport;
+import dev.rayscale.sim.fleet.FleetBench;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./rayscale bench}: the whole pipeline over a simulated fleet; prints latencies per hop, footprints, and what was lost. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Runs Rayscale end to end over a simulated fleet: many Ray clusters (the faithful simulator's GCS, raylets and "
+                + "KubeRay reconciliation, in one embedded Kubernetes API), the three services as separate processes with the Helm "
+                + "chart's JVM settings, a real Kafka broker, and each cluster's demand changing on its own schedule. Prints, per "
+                + "change, the time to the snapshot, the decision and the patch (p50, p99, max), each service's CPU and memory, the "
+                + "consumer lag, and whether anything was lost or applied twice. Exit status 0 when nothing was.")
+public class BenchCommand implements Callable<Integer> {
+
+    @Option(names = "--clusters", defaultValue = "1000", description = "Simulated clusters. Default: ${DEFAULT-VALUE}.")
+    int clusters;
+
+    @Option(names = "--largest", defaultValue = "200", description = "Workers at most in the largest ordinary cluster; sizes spread "
+            + "from 1 to it on a log scale. Default: ${DEFAULT-VALUE}.")
+    int largest;
+
+    @Option(names = "--big-clusters", description = "How many clusters have 2,000 workers at most. Default: one per 500 clusters.")
+    Integer bigClusters;
+
+    @Option(names = "--rate", defaultValue = "100", description = "Demand changes per second over the fleet. Default: ${DEFAULT-VALUE}.")
+    double rate;
+
+    @Option(names = "--duration", defaultValue = "120", description = "Measured seconds (after a 20 s warm-up). Default: ${DEFAULT-VALUE}.")
+    int duration;
+
+    @Option(names = "--planners", defaultValue = "1", description = "scaling-planner processes sharing the snapshots; with 2 or more, one "
+            + "is stopped halfway and started again. Default: ${DEFAULT-VALUE}.")
+    int planners;
+
+    @Option(names = "--actuators", defaultValue = "1", description = "k8s-actuator processes sharing the decisions; with 2 or more, one "
+            + "is stopped halfway and started again. Default: ${DEFAULT-VALUE}.")
+    int actuators;
+
+    @Option(names = "--poll-interval", defaultValue = "1s", description = "The collector's GCS poll interval (250ms, 1s, ...). Default: ${DEFAULT-VALUE}.")
+    String pollInterval;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Seed of the fleet's sizes and changes. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        FleetBench.Settings settings = new FleetBench.Settings(clusters, largest, bigClusters == null ? clusters / 500 : bigClusters, rate,
+                Duration.ofSeconds(duration), planners, actuators, Durations.parse(pollInterval, spec.commandLine(), "--poll-interval"), seed);
+        try (BrokerProcess kafka = BrokerProcess.start(Home.root(), Home.work("bench").resolve("kafka"), DemoCommand.KAFKA_PORT)) {
+            BenchReport report = FleetBench.run(settings, kafka.bootstrapServers(), Home.root(), Home.work("bench"), line -> {
+                out.println(line);
+                out.flush();
+            });
+            report.table().forEach(out::println);
+            out.println(report.line());
+            out.flush();
+            return report.clean() ? 0 : 1;
+        }
+    }
+}
