@@ -60,7 +60,10 @@ public final class Fleet implements AutoCloseable {
                 cluster.tick(cached);
             }
         } catch (RuntimeException e) {
-            LOG.warnf(e, "%s: simulator tick failed; the next one retries", cluster.clusterId());
+            if (!ticker.isShutdown()) {
+                // Not at close: closing interrupts the ticks still running, and their calls fail as they should.
+                LOG.warnf(e, "%s: simulator tick failed; the next one retries", cluster.clusterId());
+            }
         }
     }
 

@@ -1,17 +1,15 @@
 package dev.rayscale.sim;
 
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import java.util.List;
 
 /**
- * The mock API server's CRUD behaviour, with one gap closed: a JSON Patch whose {@code test}
- * operation fails is answered 422 Unprocessable Entity, as a real API server answers it (the mock
- * otherwise never answers). Compare-and-set patches then fail fast in the simulator too. Faults, when
+ * The mock API server's CRUD behaviour (objects named in a request found by key, {@link IndexedCrudDispatcher}), with one
+ * gap closed: a JSON Patch whose {@code test} operation fails is answered 422 Unprocessable Entity, as a real API server
+ * answers it (the mock otherwise never answers). Compare-and-set patches then fail fast in the simulator too. Faults, when
  * asked for ({@link ApiFaults}), take the place of some answers.
  */
-final class RealisticApiDispatcher extends KubernetesCrudDispatcher {
+final class RealisticApiDispatcher extends IndexedCrudDispatcher {
 
     private static final java.util.regex.Pattern EVENTS = java.util.regex.Pattern.compile("/api/v1/namespaces/[^/]+/events(\\?.*)?");
 
@@ -29,7 +27,6 @@ final class RealisticApiDispatcher extends KubernetesCrudDispatcher {
      *     or a RayCluster, which a real one does not.
      */
     RealisticApiDispatcher(ApiFaults faults, boolean keepsEvents) {
-        super(List.of());
         this.faults = faults;
         this.keepsEvents = keepsEvents;
     }

@@ -46,6 +46,7 @@ public class ClusterInventory {
                 podInformers.add(client.pods().inNamespace(namespace).withLabel(SnapshotAssembler.CLUSTER_LABEL).runnableInformer(0));
             }
         }
+        podInformers.forEach(informer -> informer.itemStore(new PodCache()));
         podInformers.forEach(informer -> informer.addIndexers(Map.of(BY_CLUSTER,
                 pod -> List.of(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(SnapshotAssembler.CLUSTER_LABEL)))));
         clusterInformers.forEach(SharedIndexInformer::start);

@@ -23,6 +23,13 @@ public interface ActuatorConfig {
     @WithDefault("200ms")
     Duration patchBackoff();
 
+    /**
+     * How many clusters' decisions are applied at once (a decision mostly waits on the API server and the GCS). One
+     * cluster's decisions are always applied one after another, in order.
+     */
+    @WithDefault("8")
+    int clustersInParallel();
+
     /** The pod label that names a multi-host replica (pods of one replica share its value). */
     @WithDefault("ray.io/worker-group-replica-name")
     String replicaLabel();

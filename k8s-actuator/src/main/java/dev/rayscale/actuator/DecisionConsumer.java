@@ -10,11 +10,17 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import jakarta.annotation.PreDestroy;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -26,9 +32,12 @@ import org.eclipse.microprofile.reactive.messaging.Message;
  * on the broker. One cluster's decisions are handled in order (one key, one partition). What cannot be
  * read goes to {@code rayscale.k8s-actuator.dlq}.
  *
- * <p>Decisions come in the batches the broker returns. After an outage a cluster's decisions queue up
- * (the planner decides on every snapshot); of those delivered together, only the newest is applied,
- * and the older ones are answered STALE, superseded, without a call to the API server or the GCS.
+ * <p>Decisions come in the batches the broker returns, and the clusters in a batch are served side by side: a
+ * decision's time is mostly spent waiting on the API server and the GCS, so one cluster's patch need not wait for
+ * another's.
+ *
+ * <p>After an outage a cluster's decisions queue up (the planner decides on every snapshot); of those delivered
+ * together, only the newest is applied, and the older ones are answered STALE, superseded, without a call to the API server or the GCS.
  */
 @ApplicationScoped
 public class DecisionConsumer {
@@ -43,14 +52,20 @@ public class DecisionConsumer {
     private final EventInbox<ScaleDecision> inbox;
     private final EventOutbox<ActuationResult> outbox;
     private final ActuationService actuation;
+    private final ExecutorService workers;
 
-    public DecisionConsumer(MeterRegistry registry, ActuationService actuation,
+    public DecisionConsumer(MeterRegistry registry, ActuationService actuation, ActuatorConfig config,
             @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results,
             @Channel(ActuatorChannels.DEAD_LETTERS) Emitter<byte[]> deadLetters) {
         this.inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.actuator.decisions",
                 PIPELINED_RESULTS);
         this.outbox = new EventOutbox<>(results);
         this.actuation = actuation;
+        this.workers = Executors.newFixedThreadPool(Math.max(1, config.clustersInParallel()), runnable -> {
+            Thread thread = new Thread(runnable, "actuator-worker");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     @Incoming(ActuatorChannels.DECISIONS)
@@ -60,16 +75,58 @@ public class DecisionConsumer {
         return CompletableFuture.completedFuture(null);
     }
 
-    /** Handles records in order, each acknowledged once its result is on the broker (or it is set aside). */
+    /**
+     * Handles records in order, each acknowledged once its result is on the broker (or it is set aside). Different
+     * clusters' decisions are applied side by side, on up to {@code clusters-in-parallel} workers; one cluster's are
+     * applied one after another, in order, by one worker. Results are published in the records' order.
+     */
     void handle(List<? extends Message<byte[]>> records) {
+        List<EventInbox.Read<ScaleDecision>> reads = records.stream().map(inbox::read).toList();
         Map<String, ScaleDecision> newest = new HashMap<>();
-        for (Message<byte[]> record : records) {
-            inbox.peek(record).ifPresent(decision -> newest.merge(decision.cluster().id(), decision,
-                    (a, b) -> b.snapshotSequence() > a.snapshotSequence() ? b : a));
+        Map<String, List<Integer>> byCluster = new LinkedHashMap<>();
+        for (int i = 0; i < reads.size(); i++) {
+            int index = i;
+            reads.get(i).event().ifPresent(decision -> {
+                newest.merge(decision.cluster().id(), decision, (a, b) -> b.snapshotSequence() > a.snapshotSequence() ? b : a);
+                byCluster.computeIfAbsent(decision.cluster().id(), cluster -> new ArrayList<>()).add(index);
+            });
         }
-        for (Message<byte[]> record : records) {
-            inbox.deliver(record, decision -> outbox.publish(actuation.apply(decision, newest.get(decision.cluster().id()))))
-                    .toCompletableFuture().join();
+        List<CompletableFuture<ActuationResult>> results = reads.stream().map(read -> new CompletableFuture<ActuationResult>()).toList();
+        for (List<Integer> cluster : byCluster.values()) {
+            workers.execute(() -> {
+                for (int index : cluster) {
+                    ScaleDecision decision = reads.get(index).event().orElseThrow();
+                    try {
+                        results.get(index).complete(actuation.apply(decision, newest.get(decision.cluster().id())));
+                    } catch (Throwable failed) {
+                        results.get(index).completeExceptionally(failed);
+                    }
+                }
+            });
         }
+        for (int i = 0; i < reads.size(); i++) {
+            CompletableFuture<ActuationResult> result = results.get(i);
+            inbox.deliver(reads.get(i), decision -> outbox.publish(awaited(result))).toCompletableFuture().join();
+        }
+    }
+
+    /** The result, or what applying it threw, as it was thrown (the inbox sets the decision aside with that reason). */
+    private static ActuationResult awaited(CompletableFuture<ActuationResult> result) {
+        try {
+            return result.join();
+        } catch (CompletionException wrapped) {
+            if (wrapped.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (wrapped.getCause() instanceof Error failure) {
+                throw failure;
+            }
+            throw wrapped;
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        workers.shutdown();
     }
 }

@@ -70,16 +70,32 @@ public final class EventInbox<T extends RayscaleEvent> {
 
     /** Decodes {@code record} and hands the event to {@code handler}; acks when it completes, sets it aside on any failure. */
     public CompletionStage<Void> deliver(Message<byte[]> record, Function<T, CompletionStage<?>> handler) {
+        return deliver(read(record), handler);
+    }
+
+    /**
+     * Decodes {@code record}, counting and setting aside nothing yet: a batch can be read whole (to see which events a
+     * later one supersedes) before its records are {@linkplain #deliver(Read, Function) delivered} one by one.
+     */
+    public Read<T> read(Message<byte[]> record) {
         IncomingKafkaRecordMetadata<?, ?> kafka = record.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null);
-        T event;
         try {
-            event = read(kafka, record.getPayload());
-        } catch (InvalidEventException invalid) {
-            return setAside(record, kafka, invalid, invalid instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION : INVALID);
+            return new Read<>(record, kafka, read(kafka, record.getPayload()), null);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError unreadable) {
             // A reader that breaks on a record (too deep, too big) must still let the next one through.
-            return setAside(record, kafka, unreadable, INVALID);
+            return new Read<>(record, kafka, null, unreadable);
         }
+    }
+
+    /** Hands a read event to {@code handler}, acking when it completes; sets the record aside if it was unreadable or failed. */
+    public CompletionStage<Void> deliver(Read<T> read, Function<T, CompletionStage<?>> handler) {
+        Message<byte[]> record = read.record;
+        IncomingKafkaRecordMetadata<?, ?> kafka = read.kafka;
+        if (read.event == null) {
+            return setAside(record, kafka, read.unreadable, read.unreadable instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION
+                    : INVALID);
+        }
+        T event = read.event;
         CompletionStage<?> handled;
         try {
             handled = handler.apply(event);
@@ -99,12 +115,23 @@ public final class EventInbox<T extends RayscaleEvent> {
         return letNextIn ? CompletableFuture.completedFuture(null) : settled;
     }
 
-    /** The event the record holds, if it is one this inbox would accept; nothing is counted or set aside. */
-    public java.util.Optional<T> peek(Message<byte[]> record) {
-        try {
-            return java.util.Optional.of(read(record.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null), record.getPayload()));
-        } catch (RuntimeException | StackOverflowError unreadable) {
-            return java.util.Optional.empty();
+    /** A record as {@linkplain #read(Message) read}: its event, or (event empty) what made it unreadable. */
+    public static final class Read<T> {
+
+        private final Message<byte[]> record;
+        private final IncomingKafkaRecordMetadata<?, ?> kafka;
+        private final T event;
+        private final Throwable unreadable;
+
+        private Read(Message<byte[]> record, IncomingKafkaRecordMetadata<?, ?> kafka, T event, Throwable unreadable) {
+            this.record = record;
+            this.kafka = kafka;
+            this.event = event;
+            this.unreadable = unreadable;
+        }
+
+        public java.util.Optional<T> event() {
+            return java.util.Optional.ofNullable(event);
         }
     }
 

@@ -164,8 +164,10 @@ public final class RayscaleServices implements AutoCloseable {
                 "-Dquarkus.http.host=127.0.0.1",
                 "-Dquarkus.http.port=" + port));
         // The Kubernetes client's own settings (as from a kubeconfig): Quarkus fixes its properties for them at build time.
+        // A token, as a service account has one (the embedded API server ignores it): without any, fabric8's token refresh
+        // re-reads its whole configuration (environment, kubeconfig files) on every request once a minute has passed.
         List<String> apiServerOptions = List.of("-Dkubernetes.master=" + apiServer, "-Dkubernetes.trust.certificates=true",
-                "-Dkubernetes.namespace=default");
+                "-Dkubernetes.namespace=default", "-Dkubernetes.auth.token=simulated-service-account");
         command.addAll(switch (service) {
             case COLLECTOR -> List.of("-Drayscale.collector.poll-interval=250ms", "-Drayscale.collector.heartbeat=1s");
             case PLANNER -> List.of("-Dmp.messaging.incoming.snapshots.group.id=" + group(service),

@@ -1,0 +1,164 @@
+package dev.rayscale.sim;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.crud.Attribute;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.MockResponse;
+import java.lang.reflect.Field;
+import java.net.HttpURLConnection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+
+/**
+ * The mock API server's CRUD store, with objects found by name as a real API server finds them (by key,
+ * in etcd and in its watch cache). fabric8's mock matches every request against every stored object;
+ * with a fleet's tens of thousands of pods every GET, create, patch and delete of one object then costs
+ * a scan of all of them, and the mock, not the client, sets the pace. Here a request that names one
+ * namespaced object ({@code /namespaces/NS/PLURAL/NAME}: a GET, delete, create, update or patch) is answered from an
+ * index; lists and label-selected reads still scan, as a real API server's do (it filters a namespace's objects by label).
+ *
+ * <p>The index holds, per (plural, namespace, name), the exact key the store holds the object under. It is kept by
+ * {@link #processEvent}, through which every write to the store passes, and an entry is indexed only once the store is
+ * seen to hold it under that key: an object the index does not name is not stored, and a hit is checked against the
+ * store (one caught mid-write falls back to the library's own locked scan).
+ */
+class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+
+    private record Identity(Attribute plural, Attribute namespace, Attribute name) {
+
+        /** The identity a query or a stored key names, null unless it names one namespaced object. */
+        static Identity of(AttributeSet attributes) {
+            Attribute plural = attributes.getAttribute(KubernetesAttributesExtractor.PLURAL);
+            Attribute namespace = attributes.getAttribute(KubernetesAttributesExtractor.NAMESPACE);
+            Attribute name = attributes.getAttribute(KubernetesAttributesExtractor.NAME);
+            return plural == null || namespace == null || name == null ? null : new Identity(plural, namespace, name);
+        }
+    }
+
+    private final Map<Identity, AttributeSet> byName = new ConcurrentHashMap<>();
+    private final Lock writes;
+
+    IndexedCrudDispatcher() {
+        super(List.of());
+        this.writes = storeLock().writeLock();
+    }
+
+    /**
+     * The lock the library's store takes for every write: a delete done here must exclude them as the library's own does.
+     * It is private to the library, so it is read once here; a version without it fails at once, not with races.
+     */
+    private ReadWriteLock storeLock() {
+        try {
+            Field lock = KubernetesCrudDispatcher.class.getDeclaredField("lock");
+            lock.setAccessible(true);
+            return (ReadWriteLock) lock.get(this);
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("fabric8's KubernetesCrudDispatcher no longer keeps its store's lock in 'lock'", e);
+        }
+    }
+
+    /** Used by creates, updates and patches to find the object they act on. */
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        Identity identity = Identity.of(query);
+        if (identity == null) {
+            return super.findResource(query);
+        }
+        AttributeSet key = byName.get(identity);
+        String stored = key == null ? null : map.get(key);
+        if (stored != null && key.matches(query)) {
+            return Map.entry(key, stored);
+        }
+        // Not indexed means not stored (every write passes processEvent); a stale hit is checked by the scan.
+        return key == null ? null : super.findResource(query);
+    }
+
+    @Override
+    public MockResponse handleGet(String path) {
+        if (path.indexOf('?') >= 0) {
+            return super.handleGet(path);
+        }
+        AttributeSet query = attributeExtractor.fromPath(path);
+        Identity identity = Identity.of(query);
+        if (identity == null) {
+            return super.handleGet(path);
+        }
+        AttributeSet key = byName.get(identity);
+        if (key == null) {
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
+        }
+        String stored = map.get(key);
+        // Read between a write's removal and its new key's indexing: the library's locked scan answers.
+        return stored != null && key.matches(query) ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(stored)
+                : super.handleGet(path);
+    }
+
+    /** A delete of one object by name: as the library's, which removes it unless it has finalizers (then only marks it). */
+    @Override
+    public MockResponse handleDelete(String path) {
+        Identity identity = path.indexOf('?') >= 0 ? null : Identity.of(attributeExtractor.fromPath(path));
+        if (identity == null) {
+            return super.handleDelete(path);
+        }
+        writes.lock();
+        try {
+            AttributeSet key = byName.get(identity);
+            if (key == null) {
+                return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
+            }
+            String stored = map.get(key);
+            AttributeSet query = attributeExtractor.fromPath(path);
+            if (stored == null || !key.matches(query)
+                    || !Serialization.unmarshal(stored, GenericKubernetesResource.class).getFinalizers().isEmpty()) {
+                return super.handleDelete(path);
+            }
+            processEvent(path, query, key, null, null);
+            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(stored);
+        } finally {
+            writes.unlock();
+        }
+    }
+
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes, GenericKubernetesResource resource,
+            String newState) {
+        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        if (oldAttributes != null) {
+            Identity old = Identity.of(oldAttributes);
+            if (old != null) {
+                byName.remove(old, oldAttributes);
+            }
+        }
+        if (newState != null) {
+            AttributeSet stored = storedKey(pathAttributes, resource, newState);
+            Identity identity = Identity.of(stored);
+            if (identity != null && newState.equals(map.get(stored))) {
+                byName.put(identity, stored);
+            }
+        }
+    }
+
+    /** The key {@link KubernetesCrudDispatcher#processEvent} stores a new state under: its attributes, with the path's plural. */
+    private AttributeSet storedKey(AttributeSet pathAttributes, GenericKubernetesResource resource, String newState) {
+        KubernetesAttributesExtractor extractor = (KubernetesAttributesExtractor) attributeExtractor;
+        AttributeSet attributes = resource != null ? extractor.extract(resource) : extractor.fromResource(newState);
+        return attributes.containsKey(KubernetesAttributesExtractor.PLURAL) ? attributes : AttributeSet.merge(pathAttributes, attributes);
+    }
+
+    /** How many objects the index names. */
+    int indexed() {
+        return byName.size();
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        byName.clear();
+    }
+}
