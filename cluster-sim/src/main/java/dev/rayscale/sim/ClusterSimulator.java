@@ -66,11 +66,10 @@ public final class ClusterSimulator implements AutoCloseable {
     private final boolean ownsApiServer;
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
     private final List<String> happenings = new CopyOnWriteArrayList<>();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "cluster-sim");
-        thread.setDaemon(true);
-        return thread;
-    });
+    /** Moves a cluster started on real time ({@link #start}); null for a manual or fleet cluster, which others move. */
+    private ScheduledExecutorService ticker;
+    /** False for a cluster of a {@link Fleet}: a thousand clusters' per-second samples would be kept and never read. */
+    private final boolean sampled;
     private volatile double beganAt = Double.NaN;
     private int nextEvent;
     /** Pod faults whose targets are not there yet; each tries again every tick until its window closes. */
@@ -79,11 +78,12 @@ public final class ClusterSimulator implements AutoCloseable {
     private volatile double firstDemandAt = Double.NaN;
 
     private ClusterSimulator(Workload workload, String name, DoubleSupplier clock) {
-        this(workload, name, clock, apiServer(new ApiFaults()));
+        this(workload, name, clock, apiServer(new ApiFaults()), true);
     }
 
-    private ClusterSimulator(Workload workload, String name, DoubleSupplier clock, ApiServer api) {
+    private ClusterSimulator(Workload workload, String name, DoubleSupplier clock, ApiServer api, boolean sampled) {
         this.workload = workload;
+        this.sampled = sampled;
         this.name = name;
         this.clock = clock;
         this.server = api.server();
@@ -137,6 +137,11 @@ public final class ClusterSimulator implements AutoCloseable {
         SimClock clock = new SimClock(speed);
         ClusterSimulator simulator = new ClusterSimulator(workload, clusterName, clock::seconds);
         simulator.create();
+        simulator.ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "cluster-sim");
+            thread.setDaemon(true);
+            return thread;
+        });
         simulator.ticker.scheduleWithFixedDelay(simulator::tickSafely, 0, 50, TimeUnit.MILLISECONDS);
         return simulator;
     }
@@ -167,7 +172,7 @@ public final class ClusterSimulator implements AutoCloseable {
      */
     static ClusterSimulator inFleet(Workload workload, String clusterName, DoubleSupplier clock, ApiServer shared) {
         ClusterSimulator simulator = new ClusterSimulator(workload, clusterName, clock,
-                new ApiServer(shared.server(), shared.client(), shared.faults(), false));
+                new ApiServer(shared.server(), shared.client(), shared.faults(), false), false);
         simulator.create();
         return simulator;
     }
@@ -225,7 +230,7 @@ public final class ClusterSimulator implements AutoCloseable {
         kubelet.tick();
         ray.tick();
         gcs.faults().expire();
-        if (!Double.isNaN(now) && now - lastSample >= 1) {
+        if (sampled && !Double.isNaN(now) && now - lastSample >= 1) {
             lastSample = now;
             samples.add(sample(now));
         }
@@ -440,11 +445,13 @@ public final class ClusterSimulator implements AutoCloseable {
 
     @Override
     public void close() {
-        ticker.shutdownNow();
-        try {
-            ticker.awaitTermination(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (ticker != null) {
+            ticker.shutdownNow();
+            try {
+                ticker.awaitTermination(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         gcs.close();
         if (ownsApiServer) {

@@ -12,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,15 +80,12 @@ public class DecisionConsumer {
      * applied one after another, in order, by one worker. Results are published in the records' order.
      */
     void handle(List<? extends Message<byte[]>> records) {
-        List<EventInbox.Read<ScaleDecision>> reads = records.stream().map(inbox::read).toList();
-        Map<String, ScaleDecision> newest = new HashMap<>();
+        EventInbox.Batch<ScaleDecision> batch = inbox.read(records, ScaleDecision::snapshotSequence);
+        List<EventInbox.Read<ScaleDecision>> reads = batch.reads();
         Map<String, List<Integer>> byCluster = new LinkedHashMap<>();
         for (int i = 0; i < reads.size(); i++) {
             int index = i;
-            reads.get(i).event().ifPresent(decision -> {
-                newest.merge(decision.cluster().id(), decision, (a, b) -> b.snapshotSequence() > a.snapshotSequence() ? b : a);
-                byCluster.computeIfAbsent(decision.cluster().id(), cluster -> new ArrayList<>()).add(index);
-            });
+            reads.get(i).event().ifPresent(decision -> byCluster.computeIfAbsent(decision.cluster().id(), cluster -> new ArrayList<>()).add(index));
         }
         List<CompletableFuture<ActuationResult>> results = reads.stream().map(read -> new CompletableFuture<ActuationResult>()).toList();
         for (List<Integer> cluster : byCluster.values()) {
@@ -97,7 +93,7 @@ public class DecisionConsumer {
                 for (int index : cluster) {
                     ScaleDecision decision = reads.get(index).event().orElseThrow();
                     try {
-                        results.get(index).complete(actuation.apply(decision, newest.get(decision.cluster().id())));
+                        results.get(index).complete(actuation.apply(decision, batch.newest(decision)));
                     } catch (Throwable failed) {
                         results.get(index).completeExceptionally(failed);
                     }

@@ -33,11 +33,17 @@ public class PlannerMetrics {
                 .maximumExpectedValue(Duration.ofSeconds(1))
                 .register(registry);
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired");
+        registry.counter("rayscale.planner.snapshots.skipped", "reason", "superseded");
     }
 
     /** A snapshot older than the decision TTL, not planned. */
     void skipped() {
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired").increment();
+    }
+
+    /** A snapshot not planned because a newer one of its cluster came in the same batch. */
+    void superseded() {
+        registry.counter("rayscale.planner.snapshots.skipped", "reason", "superseded").increment();
     }
 
     /**

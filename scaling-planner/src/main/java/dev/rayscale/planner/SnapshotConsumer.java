@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
+import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -24,7 +26,8 @@ import org.jboss.logging.Logger;
  * The planner service: each snapshot from {@code rayscale.snapshots} becomes a decision, published to
  * {@code rayscale.decisions} when it changes something. A snapshot is acknowledged only once its
  * decision is on the broker (up to {@value #PIPELINED_DECISIONS} on their way at once); what cannot be
- * read goes to {@code rayscale.scaling-planner.dlq}.
+ * read goes to {@code rayscale.scaling-planner.dlq}. Snapshots come in the batches a poll returns; of one cluster's
+ * snapshots in a batch only the newest is planned.
  */
 @ApplicationScoped
 public class SnapshotConsumer {
@@ -59,8 +62,29 @@ public class SnapshotConsumer {
     }
 
     @Incoming(PlannerChannels.SNAPSHOTS)
-    public CompletionStage<Void> consume(Message<byte[]> record) {
-        return inbox.deliver(record, this::plan);
+    @Blocking(ordered = true)
+    public CompletionStage<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        handle(batch.getRecords());
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /**
+     * Plans the records in order, except a snapshot followed in the same batch by a newer one of its cluster: that
+     * one's decision would be superseded before the actuator read it (a backlog after a pause or a rebalance, or a
+     * planner that falls behind a fleet), so it is acknowledged unplanned and counted, and the newest is planned.
+     */
+    void handle(List<? extends Message<byte[]>> records) {
+        EventInbox.Batch<ClusterSnapshot> batch = inbox.read(records, ClusterSnapshot::sequence);
+        for (EventInbox.Read<ClusterSnapshot> read : batch.reads()) {
+            inbox.deliver(read, snapshot -> snapshot.sequence() < batch.newest(snapshot).sequence() ? superseded(snapshot) : plan(snapshot))
+                    .toCompletableFuture().join();
+        }
+    }
+
+    private CompletionStage<Void> superseded(ClusterSnapshot snapshot) {
+        metrics.superseded();
+        LOG.debugf("%s: snapshot %d superseded by a newer one in the same batch; not planned", snapshot.cluster().id(), snapshot.sequence());
+        return CompletableFuture.completedFuture(null);
     }
 
     private CompletionStage<Void> plan(ClusterSnapshot snapshot) {

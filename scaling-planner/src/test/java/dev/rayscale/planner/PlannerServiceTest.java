@@ -15,12 +15,23 @@ import dev.rayscale.testsupport.KafkaBrokerResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kafka.InjectKafkaCompanion;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.Test;
 
 /** The planner service against a real broker: snapshots in, decisions out, poison to the dead-letter topic. */
@@ -30,6 +41,9 @@ class PlannerServiceTest {
 
     @InjectKafkaCompanion
     KafkaCompanion kafka;
+
+    @Inject
+    SnapshotConsumer consumer;
 
     @Test
     void turnsTheWalkthroughSnapshotIntoADecisionForFifteenWorkers() {
@@ -85,6 +99,43 @@ class PlannerServiceTest {
         assertThat(decision.groups().get(0).targetReplicas()).isEqualTo(7);
         given().get("/q/metrics").then().statusCode(200)
                 .body(org.hamcrest.Matchers.matchesPattern("(?s).*rayscale_planner_snapshots_skipped_total\\{reason=\"expired\"} [1-9].*"));
+    }
+
+    /** A backlog delivered together (a planner behind a fleet): only the newest snapshot of the cluster is planned. */
+    @Test
+    void ofAClustersSnapshotsDeliveredTogetherOnlyTheNewestIsPlanned() {
+        String cluster = unique("batch");
+        List<AtomicBoolean> acked = new ArrayList<>();
+
+        consumer.handle(IntStream.rangeClosed(1, 3).mapToObj(sequence -> {
+            AtomicBoolean ack = new AtomicBoolean();
+            acked.add(ack);
+            return record(snapshot(cluster, sequence, 4 + sequence), ack);
+        }).toList());
+
+        // Each is acknowledged only once its decision (if any) is on the broker: then the topic holds all there will be.
+        await().atMost(Duration.ofSeconds(30)).until(() -> acked.stream().allMatch(AtomicBoolean::get));
+        assertThat(decisionsFor(cluster, 1)).singleElement().satisfies(record -> {
+            ScaleDecision decision = EventCodec.DECISIONS.decode(record.value());
+            assertThat(decision.snapshotSequence()).isEqualTo(3);
+            assertThat(decision.groups().get(0).targetReplicas()).isEqualTo(7);
+        });
+        given().get("/q/metrics").then().statusCode(200)
+                .body(org.hamcrest.Matchers.matchesPattern("(?s).*rayscale_planner_snapshots_skipped_total\\{reason=\"superseded\"} [2-9].*"));
+    }
+
+    /** A snapshot as the channel delivers it, acknowledged into {@code acked}. */
+    private static Message<byte[]> record(byte[] snapshot,
+            AtomicBoolean acked) {
+        var origin = new IncomingKafkaRecordMetadata<>(new ConsumerRecord<>(Topics.SNAPSHOTS, 0,
+                0L, 0L, TimestampType.CREATE_TIME, 0, snapshot.length,
+                EventCodec.SNAPSHOTS.decode(snapshot).cluster().id(), snapshot, new RecordHeaders(),
+                Optional.empty()), "snapshots");
+        return Message.of(snapshot, Metadata.of(origin))
+                .withAck(() -> {
+                    acked.set(true);
+                    return CompletableFuture.completedFuture(null);
+                });
     }
 
     @Test

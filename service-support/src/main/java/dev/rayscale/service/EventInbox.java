@@ -6,11 +6,14 @@ import dev.rayscale.events.codec.InvalidEventException;
 import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.common.header.Headers;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -84,6 +87,27 @@ public final class EventInbox<T extends RayscaleEvent> {
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError unreadable) {
             // A reader that breaks on a record (too deep, too big) must still let the next one through.
             return new Read<>(record, kafka, null, unreadable);
+        }
+    }
+
+    /**
+     * Reads a batch whole: each record's read, and per cluster its newest event by {@code order} (the first of equals),
+     * so that what a later event of the same cluster supersedes can be answered without work.
+     */
+    public Batch<T> read(List<? extends Message<byte[]>> records, ToLongFunction<T> order) {
+        List<Read<T>> reads = records.stream().map(this::read).toList();
+        Map<String, T> newest = new HashMap<>();
+        reads.forEach(read -> read.event().ifPresent(event -> newest.merge(event.cluster().id(), event,
+                (kept, next) -> order.applyAsLong(next) > order.applyAsLong(kept) ? next : kept)));
+        return new Batch<>(reads, newest);
+    }
+
+    /** A batch as {@linkplain #read(List, ToLongFunction) read}. */
+    public record Batch<T>(List<Read<T>> reads, Map<String, T> newestByCluster) {
+
+        /** The newest event of {@code event}'s cluster in the batch ({@code event} itself when none is newer). */
+        public T newest(RayscaleEvent event) {
+            return newestByCluster.get(event.cluster().id());
         }
     }
 

@@ -157,7 +157,10 @@ public final class RayscaleServices implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build the services first (./mvnw install -DskipTests)");
         }
-        int port = ports.computeIfAbsent(member, s -> freePort());
+        if (!ports.containsKey(member)) {
+            ports.put(member, freePort());
+        }
+        int port = ports.get(member);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC",
                 "-Dkafka.bootstrap.servers=" + bootstrapServers,
@@ -303,11 +306,19 @@ public final class RayscaleServices implements AutoCloseable {
         throw new IllegalStateException(member.name() + " not ready within " + READY_WITHIN + "; see " + log(member));
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * A port free now and not given to another service: the system may hand the same free port out twice in a row,
+     * and a service whose port another one took fails to start while the other answers its health checks for it.
+     */
+    private int freePort() {
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                if (!ports.containsValue(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 }

@@ -113,23 +113,28 @@ public final class FleetBench {
                 thread.setDaemon(true);
                 return thread;
             });
-            long period = Math.round(load.periodSeconds() * 1000);
-            for (FleetLoad.Member member : load.members()) {
-                ClusterSimulator cluster = fleet.cluster(member.name());
-                schedule.scheduleAtFixedRate(() -> change(load, member, cluster, chain), Math.round(member.phaseSeconds() * 1000), period,
-                        TimeUnit.MILLISECONDS);
-            }
-            schedule.scheduleAtFixedRate(() -> {
-                usage.sample();
-                lag.sample();
-            }, 0, 2, TimeUnit.SECONDS);
-            out.accept(String.format(java.util.Locale.ROOT, "measuring %d s: %.0f demand changes per second ...", settings.duration().toSeconds(),
-                    settings.changesPerSecond()));
             long started = System.nanoTime();
-            usage.begin();
-            List<String> rebalances = rebalanceHalfway(services, options, members);
-            sleep(settings.duration().minus(Duration.ofNanos(System.nanoTime() - started)));
-            schedule.shutdownNow();
+            List<String> rebalances;
+            try {
+                long period = Math.round(load.periodSeconds() * 1000);
+                for (FleetLoad.Member member : load.members()) {
+                    ClusterSimulator cluster = fleet.cluster(member.name());
+                    schedule.scheduleAtFixedRate(() -> change(load, member, cluster, chain), Math.round(member.phaseSeconds() * 1000), period,
+                            TimeUnit.MILLISECONDS);
+                }
+                schedule.scheduleAtFixedRate(() -> {
+                    usage.sample();
+                    lag.sample();
+                }, 0, 2, TimeUnit.SECONDS);
+                out.accept(String.format(java.util.Locale.ROOT, "measuring %d s: %.0f demand changes per second ...",
+                        settings.duration().toSeconds(), settings.changesPerSecond()));
+                usage.begin();
+                rebalances = rebalanceHalfway(services, options, members);
+                sleep(settings.duration().minus(Duration.ofNanos(System.nanoTime() - started)));
+            } finally {
+                // Also when the run fails: changes must not go on being made into a fleet being closed.
+                schedule.shutdownNow();
+            }
             double seconds = (System.nanoTime() - started) / 1e9;
             usage.end(seconds);
             out.accept("changes stopped; waiting for the last ones to be acted on ...");
