@@ -11,7 +11,6 @@ import dev.rayscale.sim.demo.FaultReport;
 import dev.rayscale.sim.demo.Poison;
 import dev.rayscale.sim.demo.Summary;
 import dev.rayscale.testsupport.TestKafka;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
@@ -36,7 +35,8 @@ class FaultsTest {
         List<Fault> faults = Arrays.stream(spec.split(" ")).flatMap(one -> Fault.parse(one).stream()).toList();
         boolean restartsTheBroker = faults.stream().anyMatch(fault -> fault.kind() == Fault.Kind.BROKER_RESTART);
         // A broker this test may kill is its own; the others share the test broker.
-        try (BrokerProcess broker = restartsTheBroker ? BrokerProcess.start(ClosedLoops.ROOT, Files.createTempDirectory("rayscale-broker"), freePort()) : null;
+        try (BrokerProcess broker = restartsTheBroker ? BrokerProcess.start(ClosedLoops.ROOT, Files.createTempDirectory("rayscale-broker"),
+                BrokerProcess.freePorts(2)) : null;
                 DemoRun run = ClosedLoops.start(Workload.shipped("walkthrough"), 20, "e2e-" + spec.split("[= ]")[0],
                         broker != null ? broker.bootstrapServers() : TestKafka.bootstrapServers(), new DemoRun.Options(false, faults, broker))) {
             boolean settled = run.awaitSettled();
@@ -62,12 +62,6 @@ class FaultsTest {
             }
             System.out.println(spec + ": " + summary.line() + " decisions=" + summary.decisions() + " outcomes=" + summary.outcomes() + " "
                     + summary.faults().stream().map(FaultReport::toString).toList());
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

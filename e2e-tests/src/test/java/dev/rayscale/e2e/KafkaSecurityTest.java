@@ -14,7 +14,6 @@ import dev.rayscale.sim.demo.RayscaleServices;
 import dev.rayscale.sim.demo.RayscaleServices.Service;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -59,7 +57,7 @@ class KafkaSecurityTest {
     static void startSecuredBroker() throws Exception {
         folder = Files.createTempDirectory("rayscale-kafka-security");
         certificates = TestCertificates.create(folder);
-        port = fourFreePorts();
+        port = BrokerProcess.freePorts(4);
         Path listeners = folder.resolve("secured.properties");
         Files.writeString(listeners, String.join("\n",
                 "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + (port + 1) + ",SASL_SSL://127.0.0.1:" + (port + 2)
@@ -183,27 +181,4 @@ class KafkaSecurityTest {
     }
 
     /** A port with the three after it free too (the broker's controller, SASL_SSL and SSL listeners). */
-    private static int fourFreePorts() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int candidate;
-            try (ServerSocket socket = new ServerSocket(0)) {
-                candidate = socket.getLocalPort();
-            }
-            if (candidate < 65_000 && Optional.of(candidate).filter(KafkaSecurityTest::freeFrom).isPresent()) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("no four consecutive free ports");
-    }
-
-    private static boolean freeFrom(int first) {
-        for (int candidate = first; candidate < first + 4; candidate++) {
-            try (ServerSocket ignored = new ServerSocket(candidate)) {
-                // free
-            } catch (IOException taken) {
-                return false;
-            }
-        }
-        return true;
-    }
 }

@@ -503,6 +503,35 @@ class ActuatorServiceTest {
         assertThat(acked).allMatch(AtomicBoolean::get);
     }
 
+    /**
+     * Different clusters of one batch are applied side by side: the first cluster's GCS never answers (its report waits
+     * out the deadline), and the second cluster's decision, behind it in the batch, is applied meanwhile.
+     */
+    @Test
+    void differentClustersOfABatchAreAppliedSideBySide() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            RayCluster stuck = kubernetes.resources(RayCluster.class).inNamespace("default").resource(withGcs(
+                    RayClusters.walkthrough("default", unique("stuck")), "127.0.0.1:" + silent.getLocalPort())).create();
+            RayCluster quick = create(unique("quick"), 0);
+            ScaleDecision first = Decisions.scale(stuck, 1, 0, 2, List.of());
+            ScaleDecision second = Decisions.scale(quick, 1, 0, 3, List.of());
+
+            consumer.handle(List.of(record(first, new AtomicBoolean()), record(second, new AtomicBoolean())));
+
+            ActuationResult stuckResult = awaitResult(first);
+            ActuationResult quickResult = awaitResult(second);
+            assertThat(stuckResult.outcome()).isEqualTo(Outcome.APPLIED);
+            assertThat(quickResult.outcome()).isEqualTo(Outcome.APPLIED);
+            assertThat(quickResult.completedAt()).as("applied while the first cluster's GCS call waited").isBefore(stuckResult.completedAt());
+        }
+    }
+
+    private static RayCluster withGcs(RayCluster cluster, String address) {
+        cluster.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", address);
+        cluster.getSpec().getWorkerGroupSpecs().get(0).setReplicas(0);
+        return cluster;
+    }
+
     /** A decision as the channel delivers it: its record's key, headers and value, acknowledged into {@code acked}. */
     private static org.eclipse.microprofile.reactive.messaging.Message<byte[]> record(ScaleDecision decision, AtomicBoolean acked) {
         RecordHeaders headers = new RecordHeaders();
