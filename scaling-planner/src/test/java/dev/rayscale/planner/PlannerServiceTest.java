@@ -12,6 +12,7 @@ import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.EventSchemas;
 import dev.rayscale.testsupport.KafkaBrokerResource;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kafka.InjectKafkaCompanion;
@@ -44,6 +45,9 @@ class PlannerServiceTest {
 
     @Inject
     SnapshotConsumer consumer;
+
+    @Inject
+    MeterRegistry registry;
 
     @Test
     void turnsTheWalkthroughSnapshotIntoADecisionForFifteenWorkers() {
@@ -106,6 +110,7 @@ class PlannerServiceTest {
     void ofAClustersSnapshotsDeliveredTogetherOnlyTheNewestIsPlanned() {
         String cluster = unique("batch");
         List<AtomicBoolean> acked = new ArrayList<>();
+        double supersededBefore = registry.counter("rayscale.planner.snapshots.skipped", "reason", "superseded").count();
 
         consumer.handle(IntStream.rangeClosed(1, 3).mapToObj(sequence -> {
             AtomicBoolean ack = new AtomicBoolean();
@@ -120,8 +125,9 @@ class PlannerServiceTest {
             assertThat(decision.snapshotSequence()).isEqualTo(3);
             assertThat(decision.groups().get(0).targetReplicas()).isEqualTo(7);
         });
-        given().get("/q/metrics").then().statusCode(200)
-                .body(org.hamcrest.Matchers.matchesPattern("(?s).*rayscale_planner_snapshots_skipped_total\\{reason=\"superseded\"} [2-9].*"));
+        // At least this batch's two (the channel may meanwhile skip snapshots other tests left on the topic).
+        assertThat(registry.counter("rayscale.planner.snapshots.skipped", "reason", "superseded").count() - supersededBefore)
+                .isGreaterThanOrEqualTo(2);
     }
 
     /** A snapshot as the channel delivers it, acknowledged into {@code acked}. */
