@@ -102,7 +102,8 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     /** A delete of one object by name: as the library's, which removes it unless it has finalizers (then only marks it). */
     @Override
     public MockResponse handleDelete(String path) {
-        Identity identity = path.indexOf('?') >= 0 ? null : Identity.of(attributeExtractor.fromPath(path));
+        AttributeSet query = path.indexOf('?') >= 0 ? null : attributeExtractor.fromPath(path);
+        Identity identity = query == null ? null : Identity.of(query);
         if (identity == null) {
             return super.handleDelete(path);
         }
@@ -113,7 +114,6 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
             }
             String stored = map.get(key);
-            AttributeSet query = attributeExtractor.fromPath(path);
             if (stored == null || !key.matches(query)
                     || !Serialization.unmarshal(stored, GenericKubernetesResource.class).getFinalizers().isEmpty()) {
                 return super.handleDelete(path);

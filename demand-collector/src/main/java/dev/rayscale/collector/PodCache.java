@@ -8,6 +8,9 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 /**
  * The pod informers' store: each pod kept as the assembly reads it ({@link PodFields}), not whole, so that a fleet's
  * pods fit the collector's small heap. Keyed as the informer's own store is (namespace/name).
+ *
+ * <p>It still reports full state (the library's default): the informer reads only the resource version from a stored
+ * pod (to skip re-listed, unchanged pods), and the reduced pods keep it.
  */
 final class PodCache extends BasicItemStore<Pod> {
 

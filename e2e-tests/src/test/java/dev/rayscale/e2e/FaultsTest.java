@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.AuditTrail;
 import dev.rayscale.sim.demo.BrokerProcess;
+import dev.rayscale.sim.demo.FreePorts;
 import dev.rayscale.sim.demo.DemoRun;
 import dev.rayscale.sim.demo.Fault;
 import dev.rayscale.sim.demo.FaultReport;
@@ -36,7 +37,7 @@ class FaultsTest {
         boolean restartsTheBroker = faults.stream().anyMatch(fault -> fault.kind() == Fault.Kind.BROKER_RESTART);
         // A broker this test may kill is its own; the others share the test broker.
         try (BrokerProcess broker = restartsTheBroker ? BrokerProcess.start(ClosedLoops.ROOT, Files.createTempDirectory("rayscale-broker"),
-                BrokerProcess.freePorts(2)) : null;
+                FreePorts.firstOf(2)) : null;
                 DemoRun run = ClosedLoops.start(Workload.shipped("walkthrough"), 20, "e2e-" + spec.split("[= ]")[0],
                         broker != null ? broker.bootstrapServers() : TestKafka.bootstrapServers(), new DemoRun.Options(false, faults, broker))) {
             boolean settled = run.awaitSettled();

@@ -10,6 +10,7 @@ import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.SnapshotSerializer;
 import dev.rayscale.sim.demo.BrokerProcess;
+import dev.rayscale.sim.demo.FreePorts;
 import dev.rayscale.sim.demo.RayscaleServices;
 import dev.rayscale.sim.demo.RayscaleServices.Service;
 import java.io.IOException;
@@ -57,7 +58,7 @@ class KafkaSecurityTest {
     static void startSecuredBroker() throws Exception {
         folder = Files.createTempDirectory("rayscale-kafka-security");
         certificates = TestCertificates.create(folder);
-        port = BrokerProcess.freePorts(4);
+        port = FreePorts.firstOf(4);
         Path listeners = folder.resolve("secured.properties");
         Files.writeString(listeners, String.join("\n",
                 "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + (port + 1) + ",SASL_SSL://127.0.0.1:" + (port + 2)

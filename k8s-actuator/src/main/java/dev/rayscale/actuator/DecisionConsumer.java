@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.annotation.PreDestroy;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,11 +84,15 @@ public class DecisionConsumer {
         EventInbox.Batch<ScaleDecision> batch = inbox.read(records, ScaleDecision::snapshotSequence);
         List<EventInbox.Read<ScaleDecision>> reads = batch.reads();
         Map<String, List<Integer>> byCluster = new LinkedHashMap<>();
+        // Only readable records get a result to wait for: the inbox sets an unreadable one aside without calling back.
+        Map<Integer, CompletableFuture<ActuationResult>> results = new HashMap<>();
         for (int i = 0; i < reads.size(); i++) {
             int index = i;
-            reads.get(i).event().ifPresent(decision -> byCluster.computeIfAbsent(decision.cluster().id(), cluster -> new ArrayList<>()).add(index));
+            reads.get(i).event().ifPresent(decision -> {
+                byCluster.computeIfAbsent(decision.cluster().id(), cluster -> new ArrayList<>()).add(index);
+                results.put(index, new CompletableFuture<>());
+            });
         }
-        List<CompletableFuture<ActuationResult>> results = reads.stream().map(read -> new CompletableFuture<ActuationResult>()).toList();
         for (List<Integer> cluster : byCluster.values()) {
             workers.execute(() -> {
                 for (int index : cluster) {
@@ -101,8 +106,8 @@ public class DecisionConsumer {
             });
         }
         for (int i = 0; i < reads.size(); i++) {
-            CompletableFuture<ActuationResult> result = results.get(i);
-            inbox.deliver(reads.get(i), decision -> outbox.publish(awaited(result))).toCompletableFuture().join();
+            int index = i;
+            inbox.deliver(reads.get(i), decision -> outbox.publish(awaited(results.get(index)))).toCompletableFuture().join();
         }
     }
 

@@ -43,30 +43,6 @@ public final class BrokerProcess implements AutoCloseable {
         return new BrokerProcess(root, folder, port, settings);
     }
 
-    /**
-     * The first of {@code count} consecutive ports free now, for a broker's listeners (the script puts the controller
-     * on the port after the client one). Drawn below the system's ephemeral range (32768 and up on Linux): a port the
-     * system picked for an outgoing connection there could be taken again between this check and the broker's bind.
-     */
-    public static int freePorts(int count) {
-        java.util.Random random = new java.util.Random();
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int first = 20_000 + random.nextInt(12_000 - count);
-            if (java.util.stream.IntStream.range(first, first + count).allMatch(BrokerProcess::free)) {
-                return first;
-            }
-        }
-        throw new IllegalStateException("no " + count + " consecutive free ports between 20000 and 32000");
-    }
-
-    private static boolean free(int port) {
-        try (java.net.ServerSocket ignored = new java.net.ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (java.io.IOException taken) {
-            return false;
-        }
-    }
-
     public String bootstrapServers() {
         return bootstrapServers;
     }

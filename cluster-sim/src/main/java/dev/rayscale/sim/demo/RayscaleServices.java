@@ -2,7 +2,6 @@ package dev.rayscale.sim.demo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -311,14 +310,10 @@ public final class RayscaleServices implements AutoCloseable {
      * and a service whose port another one took fails to start while the other answers its health checks for it.
      */
     private int freePort() {
-        while (true) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                if (!ports.containsValue(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        int port;
+        do {
+            port = FreePorts.firstOf(1);
+        } while (ports.containsValue(port));
+        return port;
     }
 }
