@@ -1,6 +1,7 @@
 package dev.rayscale.events;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 
@@ -19,7 +20,10 @@ import java.util.List;
  * @param infeasible demand the plan could not place, with why
  * @param launches per group, the new pods asked for and the pods already waiting
  * @param stuckPods pods that have waited for a node longer than the policy's patience
- * @param reasons a short human-readable account of the decision
+ * @param mode how far the planner went; absent in decisions written before it was recorded
+ * @param reasons a short human-readable account of the decision: {@code codedReasons} as text
+ * @param codedReasons the reasons as data, each with its code and group; absent in decisions written before they
+ *     were recorded
  */
 public record ScaleDecision(
         int schemaVersion,
@@ -34,7 +38,9 @@ public record ScaleDecision(
         List<InfeasibleDemand> infeasible,
         List<PendingLaunch> launches,
         List<StuckPod> stuckPods,
+        DecisionMode mode,
         List<String> reasons,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Reason> codedReasons,
         PlannerInfo planner) implements RayscaleEvent {
 
     public static final int SCHEMA_VERSION = 1;
@@ -55,6 +61,7 @@ public record ScaleDecision(
         launches = Fields.list(launches);
         stuckPods = Fields.list(stuckPods);
         reasons = Fields.list(reasons);
+        codedReasons = Fields.list(codedReasons);
         Fields.required(planner, "planner");
     }
 

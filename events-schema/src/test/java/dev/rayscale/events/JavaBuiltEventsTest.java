@@ -60,7 +60,9 @@ class JavaBuiltEventsTest {
                                 InfeasibleReason.MAX_WORKERS, "cap 10")),
                 List.of(new PendingLaunch("cpu", 0, 1)),
                 List.of(new StuckPod("batch-cpu-2", "cpu", 1_000, "Unschedulable")),
+                DecisionMode.ACTIVE,
                 List.of("cpu: remove batch-cpu-1"),
+                List.of(new Reason(ReasonCode.IDLE_REMOVED, "cpu", "remove batch-cpu-1")),
                 new PlannerInfo("0.1.0", "sha256:abc"));
 
         assertThat(StrictSchemas.STRICT.validate(EventType.DECISION, EventCodec.DECISIONS.toTree(decision))).isEmpty();

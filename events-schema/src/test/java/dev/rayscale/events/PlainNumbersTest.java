@@ -24,7 +24,7 @@ class PlainNumbersTest {
         ScaleDecision decision = EventCodec.DECISIONS.decode(EventCodec.DECISIONS.encode(new ScaleDecision(ScaleDecision.SCHEMA_VERSION,
                 "d", new ClusterRef("ns", "c", "u"), "s", 1, "1", java.time.Instant.EPOCH, java.time.Instant.EPOCH, List.of(),
                 List.of(InfeasibleDemand.task(demand.shape(), demand.count(), InfeasibleReason.NO_GROUP_FITS, "too big")), List.of(),
-                List.of(), List.of(), new PlannerInfo("v", "h"))));
+                List.of(), null, List.of(), List.of(), new PlannerInfo("v", "h"))));
 
         String json = new String(EventCodec.DECISIONS.encode(decision), java.nio.charset.StandardCharsets.UTF_8);
 

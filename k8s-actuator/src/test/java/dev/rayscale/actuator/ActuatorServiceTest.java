@@ -273,8 +273,8 @@ class ActuatorServiceTest {
                 unchanged.snapshotSequence(), unchanged.resourceVersion(), unchanged.decidedAt(), unchanged.expiresAt(), unchanged.groups(),
                 List.of(dev.rayscale.events.InfeasibleDemand.task(dev.rayscale.events.Resources.of("GPU", "1"), 2,
                         dev.rayscale.events.InfeasibleReason.NO_GROUP_FITS, "no group has GPU")),
-                List.of(new dev.rayscale.events.PendingLaunch("small-group", 0, 0, 2, "exceeded quota")), List.of(), List.of("test"),
-                unchanged.planner());
+                List.of(new dev.rayscale.events.PendingLaunch("small-group", 0, 0, 2, "exceeded quota")), List.of(), unchanged.mode(),
+                List.of("test"), List.of(), unchanged.planner());
 
         send(decision);
 

@@ -1,6 +1,7 @@
 package dev.rayscale.actuator;
 
 import dev.rayscale.events.ClusterRef;
+import dev.rayscale.events.DecisionMode;
 import dev.rayscale.events.DeletionCause;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.PendingLaunch;
@@ -30,8 +31,8 @@ final class Decisions {
                 new ClusterRef(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid()),
                 "snap-" + sequence, sequence, cluster.getMetadata().getResourceVersion(), decided, expiresAt,
                 List.of(new GroupTarget(group, 0, from, to, workersToDelete(cluster), toDelete, List.of())),
-                List.of(), to > from ? List.of(new PendingLaunch(group, to - from, 0)) : List.of(), List.of(), List.of("test"),
-                new PlannerInfo("test", "sha256:test"));
+                List.of(), to > from ? List.of(new PendingLaunch(group, to - from, 0)) : List.of(), List.of(), DecisionMode.ACTIVE,
+                List.of("test"), List.of(), new PlannerInfo("test", "sha256:test"));
     }
 
     private static List<String> workersToDelete(RayCluster cluster) {

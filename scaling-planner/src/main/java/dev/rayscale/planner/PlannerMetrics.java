@@ -1,13 +1,17 @@
 package dev.rayscale.planner;
 
-import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.DecisionMode;
+import dev.rayscale.events.InfeasibleDemand;
+import dev.rayscale.events.Reason;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @ApplicationScoped
 public class PlannerMetrics {
+
+    private static final String REASONS = "rayscale.planner.decision.reasons";
 
     private final MeterRegistry registry;
     private final Timer planTime;
@@ -34,6 +40,9 @@ public class PlannerMetrics {
                 .register(registry);
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired");
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "superseded");
+        for (ReasonCode code : ReasonCode.values()) {
+            registry.counter(REASONS, "code", tag(code));
+        }
     }
 
     /** A snapshot older than the decision TTL, not planned. */
@@ -77,19 +86,28 @@ public class PlannerMetrics {
         return value;
     }
 
-    /** A decision worth publishing, per cluster and kind: what the dashboard shows per cluster. */
+    /**
+     * A decision worth publishing, per cluster and kind: what the dashboard shows per cluster; and its reasons by code,
+     * what alerts count (a cluster held because its GCS cannot be read, launches that fail).
+     */
     void published(ScaleDecision decision) {
         registry.counter("rayscale.planner.decisions", "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
+        decision.codedReasons().stream().map(Reason::code).distinct()
+                .forEach(code -> registry.counter(REASONS, "code", tag(code)).increment());
     }
 
-    /** scale_up, scale_down, mixed, unchanged, or hold (the cluster's state was unknown). */
+    /** scale_up, scale_down, mixed or unchanged; hold (the cluster's state was unknown) or frozen (Rayscale is suspended). */
     static String kind(ScaleDecision decision) {
-        if (!decision.reasons().isEmpty() && decision.reasons().get(0).startsWith("holding")) {
-            return "hold";
+        if (decision.mode() != null && decision.mode() != DecisionMode.ACTIVE) {
+            return tag(decision.mode());
         }
         boolean up = decision.groups().stream().anyMatch(g -> g.targetReplicas() > g.currentReplicas());
         boolean down = decision.groups().stream().anyMatch(g -> g.targetReplicas() < g.currentReplicas() || !g.toDelete().isEmpty());
         return up && down ? "mixed" : up ? "scale_up" : down ? "scale_down" : "unchanged";
+    }
+
+    private static String tag(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
     }
 
     private static long size(InfeasibleDemand demand) {

@@ -269,6 +269,7 @@ class ActuationPlanTest {
             indexed.add(new GroupTarget(g.name(), i, g.currentReplicas(), g.targetReplicas(), g.currentWorkersToDelete(), g.toDelete(), g.notes()));
         }
         return new ScaleDecision(ScaleDecision.SCHEMA_VERSION, "d-10", new ClusterRef("default", "c", UID), "snap-10", 10, "100",
-                expiresAt.minusSeconds(90), expiresAt, indexed, List.of(), List.of(), List.of(), List.of(), new PlannerInfo("test", "sha256:x"));
+                expiresAt.minusSeconds(90), expiresAt, indexed, List.of(), List.of(), List.of(), null, List.of(), List.of(),
+                new PlannerInfo("test", "sha256:x"));
     }
 }

@@ -1,9 +1,12 @@
 package dev.rayscale.planner.core;
 
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.DecisionMode;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.PendingLaunch;
 import dev.rayscale.events.PlannerInfo;
+import dev.rayscale.events.Reason;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,25 +19,18 @@ final class DecisionWriter {
     private DecisionWriter() {
     }
 
-    /** How far a plan went: all the way, only holding the size (minReplicas still apply), or not at all. */
-    enum Mode {
-        ACTIVE,
-        HOLD,
-        FROZEN
-    }
-
-    static ScaleDecision write(Plan plan, Mode mode, PlannerSettings settings) {
+    static ScaleDecision write(Plan plan, DecisionMode mode, PlannerSettings settings) {
         String version = settings.version();
-        boolean holding = mode != Mode.ACTIVE;
+        boolean holding = mode != DecisionMode.ACTIVE;
         ClusterSnapshot snapshot = plan.snapshot;
         String policyHash = plan.policy.hash(snapshot);
         List<GroupTarget> targets = new ArrayList<>();
         List<PendingLaunch> launches = new ArrayList<>();
-        List<String> reasons = new ArrayList<>(plan.reasons);
+        List<Reason> reasons = new ArrayList<>(plan.reasons);
         for (Group group : plan.groups) {
             int current = group.spec.replicas();
             int target = target(group, mode);
-            if (mode == Mode.ACTIVE && group.floorReplicas() > group.plannedSize()) {
+            if (mode == DecisionMode.ACTIVE && group.floorReplicas() > group.plannedSize()) {
                 group.notes.add("kept at " + group.floorReplicas() + " replica(s): its pods not named for deletion still exist, and "
                         + "below that the operator would delete pods of its own choosing");
             }
@@ -47,24 +43,25 @@ final class DecisionWriter {
                 launches.add(new PendingLaunch(group.name, requested, pending, failed, failed > 0 ? group.spec.launchFailure() : null));
             }
             if (failed > 0) {
-                reasons.add(group.name + ": " + failed + " pod(s) cannot be created: " + group.spec.launchFailure());
+                reasons.add(new Reason(ReasonCode.LAUNCH_FAILING, group.name, failed + " pod(s) cannot be created: " + group.spec.launchFailure()));
             }
             if (target != current) {
-                reasons.add(group.name + ": " + current + " -> " + target + " replicas" + because(group, current, target, holding));
+                reasons.add(new Reason(ReasonCode.REPLICAS_CHANGED, group.name,
+                        current + " -> " + target + " replicas" + because(group, current, target, holding)));
             }
         }
         String id = UUID.nameUUIDFromBytes((snapshot.id() + "|" + policyHash + "|" + version).getBytes(StandardCharsets.UTF_8)).toString();
         return new ScaleDecision(ScaleDecision.SCHEMA_VERSION, id, snapshot.cluster(), snapshot.id(), snapshot.sequence(),
                 snapshot.sources().kubernetes().resourceVersion(), snapshot.observedAt(),
                 snapshot.observedAt().plus(plan.policy.decisionTtl()), targets, plan.infeasible, launches, plan.stuckPods,
-                reasons, new PlannerInfo(version, policyHash, settings.recorded()));
+                mode, Reason.texts(reasons), reasons, new PlannerInfo(version, policyHash, settings.recorded()));
     }
 
-    private static int target(Group group, Mode mode) {
-        if (mode == Mode.FROZEN || group.suspended()) {
+    private static int target(Group group, DecisionMode mode) {
+        if (mode == DecisionMode.FROZEN || group.suspended()) {
             return group.spec.replicas();
         }
-        if (mode == Mode.HOLD) {
+        if (mode == DecisionMode.HOLD) {
             return Math.max(group.spec.replicas(), group.min());
         }
         return Math.max(group.plannedSize(), group.floorReplicas());

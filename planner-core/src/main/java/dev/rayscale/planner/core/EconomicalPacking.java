@@ -1,5 +1,6 @@
 package dev.rayscale.planner.core;
 
+import dev.rayscale.events.ReasonCode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -94,7 +95,7 @@ final class EconomicalPacking {
             saved = saved.add(plan.cost(node.group)).subtract(plan.cost(replacement.group).multiply(BigDecimal.valueOf(replacement.nodes)));
         }
         if (saved.signum() > 0) {
-            plan.reasons.add("economical packing: the new nodes cost " + plain(before) + " as Ray packs them, " + plain(before.subtract(saved))
+            plan.because(ReasonCode.ECONOMICAL_PACKING, "economical packing: the new nodes cost " + plain(before) + " as Ray packs them, " + plain(before.subtract(saved))
                     + (givenUp.isEmpty() ? "" : "; not needed, their tasks fit on the other nodes: " + describe(givenUp))
                     + (replaced.isEmpty() ? "" : "; replaced by cheaper nodes: " + describe(replaced)));
         }

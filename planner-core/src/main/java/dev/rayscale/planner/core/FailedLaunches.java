@@ -2,6 +2,7 @@ package dev.rayscale.planner.core;
 
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.InfeasibleReason;
+import dev.rayscale.events.ReasonCode;
 
 /**
  * Replicas asked for whose pods the operator cannot create (a quota, an admission webhook: fact B9.34)
@@ -24,7 +25,7 @@ final class FailedLaunches {
             int failed = group.failedReplicas();
             int keep = Math.max(group.min(), group.plannedSize() - failed);
             if (failed > 0 && keep < group.plannedSize()) {
-                plan.reasons.add(group.name + ": give back " + (group.plannedSize() - keep) + " replica(s) whose pods cannot be created;"
+                plan.because(ReasonCode.LAUNCHES_GIVEN_BACK, group, "give back " + (group.plannedSize() - keep) + " replica(s) whose pods cannot be created;"
                         + " no demand waits for them");
                 group.removedReplicas += group.plannedSize() - keep;
             }

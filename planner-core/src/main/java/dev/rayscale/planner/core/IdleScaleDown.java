@@ -1,6 +1,7 @@
 package dev.rayscale.planner.core;
 
 import dev.rayscale.events.DeletionCause;
+import dev.rayscale.events.ReasonCode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,7 +34,7 @@ final class IdleScaleDown {
             }
             replica.remove(DeletionCause.IDLE);
             group.removedReplicas++;
-            plan.reasons.add(group.name + ": remove " + String.join(", ", replica.hosts().stream().map(node -> node.podName).toList())
+            plan.because(ReasonCode.IDLE_REMOVED, group, "remove " + String.join(", ", replica.hosts().stream().map(node -> node.podName).toList())
                     + ", idle " + replica.idleMs() / 1000 + "s > " + group.idleTimeoutMs / 1000 + "s");
         }
     }

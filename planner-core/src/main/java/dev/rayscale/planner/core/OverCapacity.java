@@ -1,6 +1,7 @@
 package dev.rayscale.planner.core;
 
 import dev.rayscale.events.DeletionCause;
+import dev.rayscale.events.ReasonCode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -67,7 +68,7 @@ final class OverCapacity {
             }
         }
         if (plan.plannedWorkers() > cap) {
-            plan.reasons.add((plan.plannedWorkers() - cap) + " worker(s) above the cluster cap of " + cap
+            plan.because(ReasonCode.ABOVE_WORKER_CAP, (plan.plannedWorkers() - cap) + " worker(s) above the cluster cap of " + cap
                     + " are busy or needed for minReplicas and were kept");
         }
     }

@@ -6,6 +6,8 @@ import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.NodeStatus;
 import dev.rayscale.events.PendingPod;
 import dev.rayscale.events.RayNode;
+import dev.rayscale.events.Reason;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ResourceConstraint;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.StuckPod;
@@ -41,7 +43,7 @@ final class Plan {
 
     final List<InfeasibleDemand> infeasible = new ArrayList<>();
     final List<StuckPod> stuckPods = new ArrayList<>();
-    final List<String> reasons = new ArrayList<>();
+    final List<Reason> reasons = new ArrayList<>();
     private final Map<Group, BigDecimal> costs = new HashMap<>();
 
     private Plan(ClusterSnapshot snapshot, EffectivePolicy policy) {
@@ -192,5 +194,15 @@ final class Plan {
             }
         }
         return names;
+    }
+
+    /** A reason about the whole cluster. */
+    void because(ReasonCode code, String detail) {
+        reasons.add(Reason.ofCluster(code, detail));
+    }
+
+    /** A reason about one group. */
+    void because(ReasonCode code, Group group, String detail) {
+        reasons.add(new Reason(code, group.name, detail));
     }
 }

@@ -1,6 +1,9 @@
 package dev.rayscale.planner.core;
 
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.DecisionMode;
+import dev.rayscale.events.Reason;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.SourceStatus;
 
@@ -41,13 +44,12 @@ public final class Planner {
     public ScaleDecision plan(ClusterSnapshot snapshot) {
         EffectivePolicy policy = EffectivePolicy.of(snapshot.policy(), settings);
         Plan plan = Plan.of(snapshot, policy);
-        String holdReason = holdReason(snapshot);
-        DecisionWriter.Mode mode = policy.suspended() ? DecisionWriter.Mode.FROZEN
-                : holdReason != null ? DecisionWriter.Mode.HOLD : DecisionWriter.Mode.ACTIVE;
-        if (mode == DecisionWriter.Mode.FROZEN) {
-            plan.reasons.add("the cluster is suspended: no change");
-        } else if (mode == DecisionWriter.Mode.HOLD) {
-            plan.reasons.add("holding the current size: " + holdReason);
+        Reason hold = holdReason(snapshot);
+        DecisionMode mode = policy.suspended() ? DecisionMode.FROZEN : hold != null ? DecisionMode.HOLD : DecisionMode.ACTIVE;
+        if (mode == DecisionMode.FROZEN) {
+            plan.because(ReasonCode.SUSPENDED, "the cluster is suspended: no change");
+        } else if (mode == DecisionMode.HOLD) {
+            plan.reasons.add(hold);
         } else {
             Packer packer = new Packer(plan);
             OverCapacity.apply(plan);
@@ -62,13 +64,14 @@ public final class Planner {
     }
 
     /** Why the snapshot cannot be trusted to scale on, or null if it can. Unknown is not zero. */
-    private static String holdReason(ClusterSnapshot snapshot) {
+    private static Reason holdReason(ClusterSnapshot snapshot) {
         if (!snapshot.hasRayState()) {
-            return "the Ray GCS could not be read (" + snapshot.sources().gcs().error() + ")";
+            return Reason.ofCluster(ReasonCode.GCS_UNREADABLE,
+                    "holding the current size: the Ray GCS could not be read (" + snapshot.sources().gcs().error() + ")");
         }
         if (snapshot.sources().kubernetes().status() != SourceStatus.OK) {
-            return "the Kubernetes view is " + snapshot.sources().kubernetes().status().name().toLowerCase()
-                    + " (" + snapshot.sources().kubernetes().error() + ")";
+            return Reason.ofCluster(ReasonCode.KUBERNETES_UNRELIABLE, "holding the current size: the Kubernetes view is "
+                    + snapshot.sources().kubernetes().status().name().toLowerCase() + " (" + snapshot.sources().kubernetes().error() + ")");
         }
         return null;
     }

@@ -3,6 +3,7 @@ package dev.rayscale.planner.core;
 import dev.rayscale.events.DeletionCause;
 import dev.rayscale.events.PendingPod;
 import dev.rayscale.events.PodDeletion;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.StuckPod;
 import java.time.Duration;
 import java.util.HashMap;
@@ -39,10 +40,10 @@ final class StuckPods {
             Group group = node.group;
             if (plan.policy.replaceStuckPods() && group.hosts == 1 && !group.deletionInProgress && !group.suspended()) {
                 group.deletions.add(new PodDeletion(pod.podName(), null, DeletionCause.STUCK_PENDING, null));
-                plan.reasons.add(group.name + ": replace " + pod.podName() + ", waiting for a node " + waited.toSeconds()
+                plan.because(ReasonCode.STUCK_POD_REPLACED, group, "replace " + pod.podName() + ", waiting for a node " + waited.toSeconds()
                         + "s > " + patience.toSeconds() + "s");
             } else {
-                plan.reasons.add(group.name + ": " + pod.podName() + " has waited for a node " + waited.toSeconds()
+                plan.because(ReasonCode.STUCK_POD_WAITING, group, pod.podName() + " has waited for a node " + waited.toSeconds()
                         + "s > " + patience.toSeconds() + "s" + (pod.reason() == null ? "" : " (" + pod.reason() + ")"));
             }
         }

@@ -4,6 +4,7 @@ import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.InfeasibleReason;
 import dev.rayscale.events.LabelSelector;
 import dev.rayscale.events.Packing;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.TaskDemand;
 import java.util.List;
 
@@ -54,7 +55,7 @@ final class TaskPlacement {
                         why.detail()));
             }
             if (deferred[i] > 0) {
-                plan.reasons.add(deferred[i] + " of " + asked[i] + " pending tasks of " + request.shape
+                plan.because(ReasonCode.UPSCALING_LIMITED, deferred[i] + " of " + asked[i] + " pending tasks of " + request.shape
                         + " wait for the upscaling limit");
             }
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.events.ClusterRef;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.DecisionMode;
 import dev.rayscale.events.DeletionCause;
 import dev.rayscale.events.Demand;
 import dev.rayscale.events.DemandKind;
@@ -21,6 +22,8 @@ import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.Quantity;
 import dev.rayscale.events.RayNode;
+import dev.rayscale.events.Reason;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.ScalingPolicy;
@@ -173,6 +176,25 @@ class PlannerPropertiesTest {
         assertThat(reordered.groups()).isEqualTo(original.groups());
         assertThat(reordered.launches()).isEqualTo(original.launches());
         assertThat(new HashSet<>(reordered.infeasible())).isEqualTo(new HashSet<>(original.infeasible()));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void explainsEveryChangeAsDataAndRendersTheTextFromIt(long seed) {
+        ClusterSnapshot snapshot = randomCluster(seed);
+        ScaleDecision unknown = planner.plan(withoutRayState(snapshot));
+        assertThat(unknown.mode()).isEqualTo(DecisionMode.HOLD);
+        assertThat(unknown.codedReasons().get(0).code()).isEqualTo(ReasonCode.GCS_UNREADABLE);
+        for (ScaleDecision decision : List.of(planner.plan(snapshot), unknown)) {
+            assertThat(decision.reasons()).isEqualTo(Reason.texts(decision.codedReasons()));
+            Set<String> explained = new HashSet<>();
+            decision.codedReasons().stream().filter(reason -> reason.code() == ReasonCode.REPLICAS_CHANGED)
+                    .forEach(reason -> explained.add(reason.group()));
+            Set<String> changed = new HashSet<>();
+            decision.groups().stream().filter(group -> group.targetReplicas() != group.currentReplicas())
+                    .forEach(group -> changed.add(group.name()));
+            assertThat(explained).as("groups whose replicas change have a REPLICAS_CHANGED reason").isEqualTo(changed);
+        }
     }
 
     @ParameterizedTest(name = "seed {0}")

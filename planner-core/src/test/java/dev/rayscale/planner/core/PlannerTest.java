@@ -2,7 +2,9 @@ package dev.rayscale.planner.core;
 
 import static dev.rayscale.planner.core.Snapshots.group;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.rayscale.events.DecisionMode;
 import dev.rayscale.events.DeletionCause;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.InfeasibleReason;
@@ -16,6 +18,8 @@ import dev.rayscale.events.PendingPod;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.RayNode;
+import dev.rayscale.events.Reason;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.ScalingPolicy;
@@ -58,6 +62,12 @@ class PlannerTest {
             assertThat(decision.launches()).containsExactly(new PendingLaunch("small-group", 15, 0));
             assertThat(decision.infeasible()).isEmpty();
             assertThat(decision.reasons()).anyMatch(reason -> reason.startsWith("small-group: 0 -> 15 replicas"));
+            assertThat(decision.mode()).isEqualTo(DecisionMode.ACTIVE);
+            assertThat(decision.codedReasons()).singleElement().satisfies(reason -> {
+                assertThat(reason.code()).isEqualTo(ReasonCode.REPLICAS_CHANGED);
+                assertThat(reason.group()).isEqualTo("small-group");
+                assertThat(reason.detail()).isEqualTo("0 -> 15 replicas (+15 for pending tasks)");
+            });
         }
 
         @Test
@@ -488,6 +498,9 @@ class PlannerTest {
             assertThat(target(decision, "a").toDelete()).isEmpty();
             assertThat(target(decision, "b").targetReplicas()).isEqualTo(2);
             assertThat(decision.reasons().get(0)).isEqualTo("holding the current size: the Ray GCS could not be read (UNAVAILABLE: connection refused)");
+            assertThat(decision.mode()).isEqualTo(DecisionMode.HOLD);
+            assertThat(decision.codedReasons()).extracting(Reason::code, Reason::group)
+                    .containsExactly(tuple(ReasonCode.GCS_UNREADABLE, null), tuple(ReasonCode.REPLICAS_CHANGED, "b"));
         }
 
         @Test
@@ -498,12 +511,16 @@ class PlannerTest {
 
             assertThat(decision.changesAnything()).isFalse();
             assertThat(decision.reasons().get(0)).contains("stale", "watch disconnected");
+            assertThat(decision.mode()).isEqualTo(DecisionMode.HOLD);
+            assertThat(decision.codedReasons().get(0).code()).isEqualTo(ReasonCode.KUBERNETES_UNRELIABLE);
         }
 
         @Test
         void aSuspendedClusterOrGroupIsLeftAlone() {
             ScaleDecision cluster = plan(Snapshots.walkthrough().suspended().tasks(15, "CPU", "1"));
             assertThat(cluster.changesAnything()).isFalse();
+            assertThat(cluster.mode()).isEqualTo(DecisionMode.FROZEN);
+            assertThat(cluster.codedReasons()).extracting(Reason::code).containsExactly(ReasonCode.SUSPENDED);
 
             WorkerGroup paused = new WorkerGroup("paused", 0, 3, 0, 10, 1, FOUR_CPU, Map.of(), List.of(), null, true);
             ScaleDecision group = plan(Snapshots.cluster().group(paused).idle("a", "paused", FOUR_CPU, Duration.ofHours(1))
