@@ -48,6 +48,8 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -75,13 +77,17 @@ class CollectorServiceTest {
     @Inject
     ClusterPoller poller;
 
+    private static final Set<String> OURS = ConcurrentHashMap.newKeySet();
+
     private FakeGcs gcs;
     private ConsumerTask<String, byte[]> snapshots;
 
     @BeforeEach
     void start() {
         gcs = FakeGcs.start();
-        snapshots = kafka.consume(String.class, byte[].class).fromTopics(Topics.SNAPSHOTS);
+        // Only this class's clusters: a broker that outlives a test run holds earlier runs' snapshots (big ones too).
+        snapshots = kafka.consume(String.class, byte[].class).fromTopics(Topics.SNAPSHOTS,
+                records -> records.select().where(record -> OURS.contains(record.key())));
     }
 
     @AfterEach
@@ -253,6 +259,7 @@ class CollectorServiceTest {
         ClusterSnapshot down = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> !s.hasRayState()).value());
         assertThat(down.sources().gcs().status()).isEqualTo(SourceStatus.UNAVAILABLE);
         assertThat(down.sources().gcs().error()).isEqualTo("UNAVAILABLE: connection refused");
+        assertThat(down.sources().gcs().errorCode()).isEqualTo("UNAVAILABLE");
         assertThat(down.demand()).as("unknown, not empty").isNull();
         assertThat(down.nodes()).isNull();
 
@@ -379,7 +386,10 @@ class CollectorServiceTest {
         return java.util.HexFormat.of().formatHex(nodeId.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A name no earlier cluster had, in the namespace every cluster of this class is created in; its snapshots are read. */
     private static String unique(String name) {
-        return name + "-" + Long.toHexString(System.nanoTime()).substring(6);
+        String unique = name + "-" + Long.toHexString(System.nanoTime()).substring(6);
+        OURS.add("default/" + unique);
+        return unique;
     }
 }

@@ -5,23 +5,31 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 /**
  * The read of the cluster's Ray GCS ({@code AutoscalerStateService/GetClusterResourceState}).
  *
- * @param error why the read failed; present exactly when status is not OK
+ * @param errorCode the kind of failure, when status is not OK: a gRPC status code name ({@code UNAVAILABLE},
+ *     {@code DEADLINE_EXCEEDED}, {@code UNAUTHENTICATED}, ...), {@code INVALID_REPLY} (an answer that could not be read)
+ *     or {@code CLIENT_ERROR}; absent in snapshots written before it was recorded
+ * @param error why the read failed, for people ({@code CODE: detail}); present exactly when status is not OK
  * @param stateVersion the GCS {@code cluster_resource_state_version} that was read (OK only)
  * @param sessionName the Ray session, which changes when the head restarts (OK only)
  */
-public record GcsSource(SourceStatus status, String error, Long stateVersion, String sessionName) {
+public record GcsSource(SourceStatus status, String errorCode, String error, Long stateVersion, String sessionName) {
 
     public GcsSource {
         Fields.required(status, "sources.gcs.status");
         status.checkError(error, "sources.gcs.error");
+        if (status == SourceStatus.OK && errorCode != null) {
+            throw new IllegalArgumentException("sources.gcs.errorCode must be absent when the status is OK");
+        }
     }
 
     public static GcsSource ok(long stateVersion, String sessionName) {
-        return new GcsSource(SourceStatus.OK, null, stateVersion, sessionName);
+        return new GcsSource(SourceStatus.OK, null, null, stateVersion, sessionName);
     }
 
-    public static GcsSource unavailable(String error) {
-        return new GcsSource(SourceStatus.UNAVAILABLE, error, null, null);
+    /** A failed read: its kind, and the particulars for people. */
+    public static GcsSource unavailable(String errorCode, String detail) {
+        return new GcsSource(SourceStatus.UNAVAILABLE, Fields.requiredText(errorCode, "sources.gcs.errorCode"), errorCode + ": " + detail,
+                null, null);
     }
 
     @JsonIgnore

@@ -40,7 +40,7 @@ class JavaBuiltEventsTest {
     @Test
     void unavailableSnapshotBuiltInJavaMatchesTheSchema() {
         ClusterSnapshot snapshot = new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, "s-2", CLUSTER, 2, NOW,
-                new SourceHealth(GcsSource.unavailable("UNAVAILABLE: connection refused"), KubernetesSource.ok("101", 2)),
+                new SourceHealth(GcsSource.unavailable("UNAVAILABLE", "connection refused"), KubernetesSource.ok("101", 2)),
                 ScalingPolicy.defaults(), new HeadGroup("headgroup", null, null), List.of(), null, null, null);
 
         assertThat(StrictSchemas.STRICT.validate(EventType.SNAPSHOT, EventCodec.SNAPSHOTS.toTree(snapshot))).isEmpty();

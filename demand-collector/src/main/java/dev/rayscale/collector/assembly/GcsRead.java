@@ -14,10 +14,5 @@ public sealed interface GcsRead {
      * @param detail what happened, for people
      */
     record Failed(String code, String detail) implements GcsRead {
-
-        /** {@code CODE: detail}, as the snapshot's {@code sources.gcs.error} says it. */
-        public String error() {
-            return code + ": " + detail;
-        }
     }
 }

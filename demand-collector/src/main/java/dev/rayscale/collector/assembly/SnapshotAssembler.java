@@ -62,7 +62,8 @@ public final class SnapshotAssembler {
             demand = state.demand();
             pending = pendingPods(workers, nodes);
         } else {
-            source = GcsSource.unavailable(((GcsRead.Failed) gcs).error());
+            GcsRead.Failed failed = (GcsRead.Failed) gcs;
+            source = GcsSource.unavailable(failed.code(), failed.detail());
         }
         return new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, ref.id() + "@" + sequence, ref, sequence, observedAt,
                 new SourceHealth(source, kubernetes), ClusterPolicy.of(cluster), headGroup(cluster.getSpec().getHeadGroupSpec()),

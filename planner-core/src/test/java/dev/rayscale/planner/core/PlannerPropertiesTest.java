@@ -236,7 +236,7 @@ class PlannerPropertiesTest {
 
     private static ClusterSnapshot withoutRayState(ClusterSnapshot snapshot) {
         return new ClusterSnapshot(snapshot.schemaVersion(), snapshot.id(), snapshot.cluster(), snapshot.sequence(), snapshot.observedAt(),
-                new SourceHealth(GcsSource.unavailable("DEADLINE_EXCEEDED"), snapshot.sources().kubernetes()), snapshot.policy(),
+                new SourceHealth(GcsSource.unavailable("DEADLINE_EXCEEDED", "timed out"), snapshot.sources().kubernetes()), snapshot.policy(),
                 snapshot.headGroup(), snapshot.workerGroups(), null, null, null);
     }
 

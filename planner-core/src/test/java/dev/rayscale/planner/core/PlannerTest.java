@@ -492,7 +492,7 @@ class PlannerTest {
         void anUnreadableGcsHoldsTheSizeButStillHonoursMinReplicas() {
             ScaleDecision decision = plan(Snapshots.cluster()
                     .group(group("a", 5, 0, 10, "CPU", "1")).group(group("b", 0, 2, 10, "CPU", "1"))
-                    .gcsUnavailable("UNAVAILABLE: connection refused"));
+                    .gcsUnavailable("UNAVAILABLE", "connection refused"));
 
             assertThat(target(decision, "a").targetReplicas()).isEqualTo(5);
             assertThat(target(decision, "a").toDelete()).isEmpty();

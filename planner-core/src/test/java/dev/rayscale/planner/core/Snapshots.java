@@ -163,8 +163,8 @@ final class Snapshots {
                 policy.maxPendingLaunches(), policy.pendingPodPatienceSeconds(), policy.replaceStuckPods(), true));
     }
 
-    Snapshots gcsUnavailable(String error) {
-        gcs = GcsSource.unavailable(error);
+    Snapshots gcsUnavailable(String code, String detail) {
+        gcs = GcsSource.unavailable(code, detail);
         return this;
     }
 
