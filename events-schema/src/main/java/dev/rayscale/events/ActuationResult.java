@@ -10,6 +10,7 @@ import java.util.List;
  * @param decisionId the decision this is about
  * @param snapshotId the snapshot that decision was computed from, completing the audit chain
  * @param reason why the outcome is what it is, for people
+ * @param cause why, as data: one of the outcome's causes; absent in results written before it was recorded
  * @param resourceVersionBefore the RayCluster {@code resourceVersion} read before acting (absent if not read)
  * @param resourceVersionAfter the {@code resourceVersion} after the patch (APPLIED only)
  * @param groups what was done per worker group (empty unless the decision was acted on)
@@ -26,6 +27,7 @@ public record ActuationResult(
         String snapshotId,
         Outcome outcome,
         String reason,
+        ActuationCause cause,
         String resourceVersionBefore,
         String resourceVersionAfter,
         List<GroupActuation> groups,

@@ -73,7 +73,7 @@ class JavaBuiltEventsTest {
     @Test
     void actuationBuiltInJavaMatchesTheSchema() {
         ActuationResult result = new ActuationResult(ActuationResult.SCHEMA_VERSION, "a-1", CLUSTER, "d-1", "s-1",
-                Outcome.APPLIED, "cpu 3 -> 2", "100", "104",
+                Outcome.APPLIED, "cpu 3 -> 2", ActuationCause.PATCHED, "100", "104",
                 List.of(new GroupActuation("cpu", 3, 2, List.of("batch-cpu-1"),
                         List.of(new DrainRejection("batch-cpu-3", "busy")))),
                 NOW, NOW.plusMillis(40), 1, false);

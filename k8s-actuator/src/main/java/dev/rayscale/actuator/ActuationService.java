@@ -7,6 +7,7 @@ import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.actuator.core.Patches;
 import dev.rayscale.actuator.core.Verdict;
 import dev.rayscale.clients.ClusterEvents;
+import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.DrainRejection;
 import dev.rayscale.events.InfeasibleDemand;
@@ -75,10 +76,10 @@ public class ActuationService {
         try {
             result = actuate(decision, newer, received);
         } catch (KubernetesClientException e) {
-            result = result(decision, received, Outcome.FAILED, "the Kubernetes API failed: " + ClusterApi.describe(e), null, null,
-                    List.of(), 0, false);
+            result = result(decision, received, Outcome.FAILED, ActuationCause.API_FAILED, "the Kubernetes API failed: "
+                    + ClusterApi.describe(e), null, null, List.of(), 0, false);
         }
-        metrics.outcome(decision.cluster().id(), result.outcome());
+        metrics.outcome(decision.cluster().id(), result.outcome(), result.cause());
         LOG.infof("%s: decision %s (snapshot %d): %s — %s", decision.cluster().id(), decision.id(), decision.snapshotSequence(),
                 result.outcome(), result.reason());
         return result;
@@ -86,24 +87,27 @@ public class ActuationService {
 
     private ActuationResult actuate(ScaleDecision decision, ScaleDecision newer, Instant received) {
         if (Verdict.beforeReading(decision, newer, received) instanceof Verdict.Stale stale) {
-            return result(decision, received, Outcome.STALE, stale.reason(), null, null, List.of(), 0, false);
+            return result(decision, received, Outcome.STALE, stale.cause(), stale.reason(), null, null, List.of(), 0, false);
         }
         boolean deletes = decision.groups().stream().anyMatch(group -> !group.toDelete().isEmpty() || !group.currentWorkersToDelete().isEmpty());
         ClusterApi.Observation observed = observe(decision, deletes);
         if (observed == null) {
-            return result(decision, received, Outcome.STALE, "the RayCluster no longer exists", null, null, List.of(), 0, false);
+            return result(decision, received, Outcome.STALE, ActuationCause.CLUSTER_DELETED, "the RayCluster no longer exists", null, null,
+                    List.of(), 0, false);
         }
         ObservedCluster cluster = observed.view();
         Verdict verdict = Verdict.of(decision, cluster, clock.instant());
         if (verdict instanceof Verdict.AlreadyApplied already) {
-            return result(decision, received, Outcome.NOOP, already.reason(), cluster.resourceVersion(), null, List.of(), 0, false);
+            return result(decision, received, Outcome.NOOP, ActuationCause.ALREADY_APPLIED, already.reason(), cluster.resourceVersion(), null,
+                    List.of(), 0, false);
         }
         if (verdict instanceof Verdict.Stale stale) {
             if (!stale.superseded()) {
                 events.record(observed.cluster(), ClusterEvents.Type.Warning, "StaleDecision",
                         "decision " + decision.id() + " not applied: " + stale.reason());
             }
-            return result(decision, received, Outcome.STALE, stale.reason(), cluster.resourceVersion(), null, List.of(), 0, false);
+            return result(decision, received, Outcome.STALE, stale.cause(), stale.reason(), cluster.resourceVersion(), null, List.of(), 0,
+                    false);
         }
         boolean dryRun = config.dryRun() || cluster.dryRun();
         ActuationPlan plan = ActuationPlan.of(decision, cluster);
@@ -122,13 +126,14 @@ public class ActuationService {
             reportToGcs(observed, decision, dryRun);
             boolean refused = plan.refusedAny();
             return result(decision, received, refused ? Outcome.REJECTED : Outcome.NOOP,
+                    refused ? ActuationCause.DRAINS_REFUSED : ActuationCause.ALREADY_MATCHES,
                     refused ? "nothing left to change: every removal it asked for was refused" : "the RayCluster already matches",
                     cluster.resourceVersion(), null, plan.results(false), 0, dryRun);
         }
         if (dryRun) {
             recordChanges(observed, decision, plan, true);
-            return result(decision, received, Outcome.APPLIED, "dry run, not patched: " + plan.summary(), cluster.resourceVersion(), null,
-                    plan.results(true), 0, true);
+            return result(decision, received, Outcome.APPLIED, ActuationCause.DRY_RUN, "dry run, not patched: " + plan.summary(),
+                    cluster.resourceVersion(), null, plan.results(true), 0, true);
         }
         if (clock.instant().isAfter(decision.expiresAt())) {
             return finishAfterExpiry(decision, received, observed, plan);
@@ -149,11 +154,12 @@ public class ActuationService {
     private ActuationResult finishAfterExpiry(ScaleDecision decision, Instant received, ClusterApi.Observation observed, ActuationPlan plan) {
         String reason = "expired at " + decision.expiresAt() + " while its drains ran";
         if (!plan.drainedAny()) {
-            return result(decision, received, Outcome.STALE, reason, observed.view().resourceVersion(), null, plan.results(false), 0, false);
+            return result(decision, received, Outcome.STALE, ActuationCause.EXPIRED, reason, observed.view().resourceVersion(), null,
+                    plan.results(false), 0, false);
         }
         ActuationResult finished = write(decision, received, observed, ActuationPlan.finishing(plan, observed.view()));
-        return finished.outcome() == Outcome.APPLIED ? withReason(finished, reason + "; only the drained pods were removed: " + finished.reason())
-                : finished;
+        return finished.outcome() == Outcome.APPLIED ? withCause(finished, ActuationCause.DRAINED_PODS_REMOVED,
+                reason + "; only the drained pods were removed: " + finished.reason()) : finished;
     }
 
     /**
@@ -173,8 +179,8 @@ public class ActuationService {
                 return applied(decision, received, current, attempt, before, applied.resourceVersion(), attempts, history);
             }
             if (outcome instanceof ClusterApi.PatchOutcome.Refused refused) {
-                return result(decision, received, Outcome.FAILED, "the API server refused the patch: " + refused.message(), before, null,
-                        attempt.results(false), attempts, false);
+                return result(decision, received, Outcome.FAILED, ActuationCause.PATCH_REFUSED, "the API server refused the patch: "
+                        + refused.message(), before, null, attempt.results(false), attempts, false);
             }
             String message = outcome instanceof ClusterApi.PatchOutcome.Conflict conflict ? conflict.message()
                     : ((ClusterApi.PatchOutcome.Unknown) outcome).message();
@@ -208,7 +214,8 @@ public class ActuationService {
         metrics.patched(Duration.between(decision.decidedAt(), clock.instant()));
         recordChanges(observed, decision, plan, false);
         reportToGcs(observed, decision, false);
-        return result(decision, received, Outcome.APPLIED, history + plan.summary(), before, after, plan.results(true), attempts, false);
+        return result(decision, received, Outcome.APPLIED, ActuationCause.PATCHED, history + plan.summary(), before, after,
+                plan.results(true), attempts, false);
     }
 
     private ActuationResult unwritten(ScaleDecision decision, Instant received, ClusterApi.Observation observed, ActuationPlan plan,
@@ -218,11 +225,11 @@ public class ActuationService {
         if (conflicted) {
             events.record(observed.cluster(), ClusterEvents.Type.Warning, "StaleDecision",
                     "decision " + decision.id() + " not applied: the RayCluster changed meanwhile (" + message + ")" + drained);
-            return result(decision, received, Outcome.CONFLICT, "compare-and-set failed: " + message + drained, before, null,
-                    plan.results(false), attempts, false);
+            return result(decision, received, Outcome.CONFLICT, ActuationCause.CONCURRENT_CHANGE, "compare-and-set failed: " + message
+                    + drained, before, null, plan.results(false), attempts, false);
         }
-        return result(decision, received, Outcome.FAILED, "patch failed after " + attempts + " attempt(s): " + message + drained, before,
-                null, plan.results(false), attempts, false);
+        return result(decision, received, Outcome.FAILED, ActuationCause.PATCH_UNANSWERED, "patch failed after " + attempts
+                + " attempt(s): " + message + drained, before, null, plan.results(false), attempts, false);
     }
 
     private void recordChanges(ClusterApi.Observation observed, ScaleDecision decision, ActuationPlan plan, boolean dryRun) {
@@ -275,15 +282,15 @@ public class ActuationService {
         };
     }
 
-    private static ActuationResult withReason(ActuationResult result, String reason) {
+    private static ActuationResult withCause(ActuationResult result, ActuationCause cause, String reason) {
         return new ActuationResult(result.schemaVersion(), result.id(), result.cluster(), result.decisionId(), result.snapshotId(),
-                result.outcome(), reason, result.resourceVersionBefore(), result.resourceVersionAfter(), result.groups(),
+                result.outcome(), reason, cause, result.resourceVersionBefore(), result.resourceVersionAfter(), result.groups(),
                 result.receivedAt(), result.completedAt(), result.attempts(), result.dryRun());
     }
 
-    private ActuationResult result(ScaleDecision decision, Instant received, Outcome outcome, String reason, String before,
-            String after, List<dev.rayscale.events.GroupActuation> groups, int attempts, boolean dryRun) {
+    private ActuationResult result(ScaleDecision decision, Instant received, Outcome outcome, ActuationCause cause, String reason,
+            String before, String after, List<dev.rayscale.events.GroupActuation> groups, int attempts, boolean dryRun) {
         return new ActuationResult(ActuationResult.SCHEMA_VERSION, UUID.randomUUID().toString(), decision.cluster(), decision.id(),
-                decision.snapshotId(), outcome, reason, before, after, groups, received, clock.instant(), attempts, dryRun);
+                decision.snapshotId(), outcome, reason, cause, before, after, groups, received, clock.instant(), attempts, dryRun);
     }
 }

@@ -1,14 +1,18 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.Outcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Locale;
 
-/** What the actuator counts: outcomes by kind (in total and per cluster), drains accepted and refused, and decision-to-patch latency. */
+/** What the actuator counts: outcomes by kind (in total and per cluster) and by cause, drains accepted and refused, and decision-to-patch latency. */
 @ApplicationScoped
 public class ActuatorMetrics {
+
+    private static final String CAUSES = "rayscale.actuator.causes";
 
     private final MeterRegistry registry;
     private final Timer decisionToPatch;
@@ -21,14 +25,25 @@ public class ActuatorMetrics {
         for (Outcome outcome : Outcome.values()) {
             registry.counter("rayscale.actuator.outcomes", "outcome", outcome.name());
         }
+        for (ActuationCause cause : ActuationCause.values()) {
+            registry.counter(CAUSES, "cause", tag(cause));
+        }
         registry.counter("rayscale.actuator.drains", "result", "accepted");
         registry.counter("rayscale.actuator.drains", "result", "refused");
     }
 
-    /** Counted twice: in total by outcome, and per cluster (for the dashboard's table; one series per cluster and outcome seen). */
-    void outcome(String cluster, Outcome outcome) {
+    /**
+     * Counted three times: in total by outcome, per cluster (for the dashboard's table; one series per cluster and outcome
+     * seen), and in total by cause (what alerts count: drains refused, patches refused, clusters changed under a decision).
+     */
+    void outcome(String cluster, Outcome outcome, ActuationCause cause) {
         registry.counter("rayscale.actuator.outcomes", "outcome", outcome.name()).increment();
         registry.counter("rayscale.actuator.results", "cluster", cluster, "outcome", outcome.name()).increment();
+        registry.counter(CAUSES, "cause", tag(cause)).increment();
+    }
+
+    private static String tag(ActuationCause cause) {
+        return cause.name().toLowerCase(Locale.ROOT);
     }
 
     void drains(int accepted, int refused) {

@@ -2,9 +2,11 @@ package dev.rayscale.actuator;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.Outcome;
@@ -96,6 +98,7 @@ class ActuatorServiceTest {
 
         ActuationResult result = awaitResult(decision);
         assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.cause()).isEqualTo(ActuationCause.PATCHED);
         assertThat(result.groups()).singleElement().satisfies(g -> {
             assertThat(g.replicasBefore()).isZero();
             assertThat(g.replicasAfter()).isEqualTo(15);
@@ -279,6 +282,7 @@ class ActuatorServiceTest {
         send(decision);
 
         assertThat(awaitResult(decision).outcome()).isEqualTo(Outcome.NOOP);
+        assertThat(awaitResult(decision).cause()).isEqualTo(ActuationCause.ALREADY_MATCHES);
         await().atMost(WITHIN).until(() -> gcs.heldReport() != null && gcs.heldReport().getAutoscalerStateVersion() == 16);
         assertThat(gcs.heldReport().getInfeasibleResourceRequestsList()).singleElement()
                 .satisfies(request -> assertThat(request.getResourcesBundleMap()).containsEntry("GPU", 1.0));
@@ -300,7 +304,8 @@ class ActuatorServiceTest {
         send(decision);
 
         await().atMost(WITHIN).until(() -> resultsFor(decision).size() == 2);
-        assertThat(resultsFor(decision)).extracting(ActuationResult::outcome).containsExactly(Outcome.APPLIED, Outcome.NOOP);
+        assertThat(resultsFor(decision)).extracting(ActuationResult::outcome, ActuationResult::cause)
+                .containsExactly(tuple(Outcome.APPLIED, ActuationCause.PATCHED), tuple(Outcome.NOOP, ActuationCause.ALREADY_APPLIED));
         assertThat(read(cluster).getMetadata().getResourceVersion()).as("no second write").isEqualTo(afterFirst);
 
         // A new actuator process has no memory but the RayCluster's annotations: it still applies nothing.
@@ -317,6 +322,7 @@ class ActuatorServiceTest {
         send(expired);
         assertThat(awaitResult(expired).outcome()).isEqualTo(Outcome.STALE);
         assertThat(awaitResult(expired).reason()).startsWith("expired at");
+        assertThat(awaitResult(expired).cause()).isEqualTo(ActuationCause.EXPIRED);
 
         ScaleDecision newer = Decisions.scale(cluster, 30, 0, 5, List.of());
         send(newer);
@@ -327,6 +333,7 @@ class ActuatorServiceTest {
         send(older);
         assertThat(awaitResult(older).outcome()).isEqualTo(Outcome.STALE);
         assertThat(awaitResult(older).reason()).contains("newer snapshot (30");
+        assertThat(awaitResult(older).cause()).isEqualTo(ActuationCause.SUPERSEDED);
         assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(afterNewer);
         assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(5);
     }
@@ -345,6 +352,7 @@ class ActuatorServiceTest {
         ActuationResult result = awaitResult(decision);
         assertThat(result.outcome()).isEqualTo(Outcome.STALE);
         assertThat(result.reason()).contains("has replicas 3 now; the decision assumed 2");
+        assertThat(result.cause()).isEqualTo(ActuationCause.CLUSTER_CHANGED);
         assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(3);
     }
 
@@ -362,6 +370,7 @@ class ActuatorServiceTest {
 
         ActuationResult result = awaitResult(decision);
         assertThat(result.outcome()).isEqualTo(Outcome.CONFLICT);
+        assertThat(result.cause()).isEqualTo(ActuationCause.CONCURRENT_CHANGE);
         assertThat(result.attempts()).as("no blind retry").isEqualTo(1);
         assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(1);
     }
@@ -446,7 +455,8 @@ class ActuatorServiceTest {
         given().get("/q/health/ready").then().statusCode(200).body(containsString("Kafka"));
         given().get("/q/metrics").then().statusCode(200)
                 .body(containsString("rayscale_actuator_outcomes_total"))
-                .body(containsString("rayscale_actuator_drains_total"));
+                .body(containsString("rayscale_actuator_drains_total"))
+                .body(containsString("rayscale_actuator_causes_total{cause=\"drains_refused\"}"));
     }
 
     private RayCluster create(String name, int replicas) {

@@ -120,7 +120,7 @@ final class SyntheticHistory {
         String decisionId = decisionIds.get(template.decisionId());
         return new ActuationResult(template.schemaVersion(), decisionId + "-result", ref, decisionId,
                 snapshots.get(template.snapshotId()).id(),
-                template.outcome(), template.reason(), template.resourceVersionBefore(), template.resourceVersionAfter(), template.groups(),
+                template.outcome(), template.reason(), template.cause(), template.resourceVersionBefore(), template.resourceVersionAfter(), template.groups(),
                 template.receivedAt().plus(shift), template.completedAt().plus(shift), template.attempts(), template.dryRun());
     }
 

@@ -1,5 +1,6 @@
 package dev.rayscale.actuator.core;
 
+import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.ScaleDecision;
 import java.time.Instant;
@@ -20,8 +21,13 @@ public sealed interface Verdict {
     record AlreadyApplied(String reason) implements Verdict {
     }
 
-    /** It must not be applied; {@code superseded}: because a newer one was (no warning worth raising). */
-    record Stale(String reason, boolean superseded) implements Verdict {
+    /** It must not be applied, for {@code cause} (EXPIRED, SUPERSEDED, CLUSTER_RECREATED, OPTED_OUT or CLUSTER_CHANGED). */
+    record Stale(ActuationCause cause, String reason) implements Verdict {
+
+        /** Because a newer decision was delivered or applied: the normal course of a backlog, no warning worth raising. */
+        public boolean superseded() {
+            return cause == ActuationCause.SUPERSEDED;
+        }
     }
 
     /**
@@ -30,11 +36,11 @@ public sealed interface Verdict {
      */
     public static Verdict beforeReading(ScaleDecision decision, ScaleDecision newer, Instant now) {
         if (now.isAfter(decision.expiresAt())) {
-            return new Stale("expired at " + decision.expiresAt() + ", now " + now, false);
+            return new Stale(ActuationCause.EXPIRED, "expired at " + decision.expiresAt() + ", now " + now);
         }
         if (newer != null && newer.snapshotSequence() > decision.snapshotSequence()) {
-            return new Stale("superseded by decision " + newer.id() + " from the newer snapshot " + newer.snapshotSequence()
-                    + ", delivered with it", true);
+            return new Stale(ActuationCause.SUPERSEDED, "superseded by decision " + newer.id() + " from the newer snapshot "
+                    + newer.snapshotSequence() + ", delivered with it");
         }
         return new Fresh();
     }
@@ -45,23 +51,24 @@ public sealed interface Verdict {
             return time;
         }
         if (decision.cluster().uid() != null && cluster.uid() != null && !decision.cluster().uid().equals(cluster.uid())) {
-            return new Stale("the RayCluster was deleted and re-created since the snapshot (uid " + cluster.uid() + ")", false);
+            return new Stale(ActuationCause.CLUSTER_RECREATED, "the RayCluster was deleted and re-created since the snapshot (uid "
+                    + cluster.uid() + ")");
         }
         if (!cluster.optedIn()) {
-            return new Stale("the RayCluster no longer opts in to Rayscale", false);
+            return new Stale(ActuationCause.OPTED_OUT, "the RayCluster no longer opts in to Rayscale");
         }
         AppliedMark applied = cluster.mark();
         if (applied.names(decision)) {
             return new AlreadyApplied("decision " + decision.id() + " was already applied");
         }
         if (applied.sequence() >= decision.snapshotSequence()) {
-            return new Stale("a decision from a newer snapshot (" + applied.sequence() + ", decision " + applied.decisionId()
-                    + ") was already applied; this one is from snapshot " + decision.snapshotSequence(), true);
+            return new Stale(ActuationCause.SUPERSEDED, "a decision from a newer snapshot (" + applied.sequence() + ", decision "
+                    + applied.decisionId() + ") was already applied; this one is from snapshot " + decision.snapshotSequence());
         }
         for (GroupTarget target : decision.groups()) {
             String changed = changedSince(target, cluster.groups());
             if (changed != null) {
-                return new Stale(changed, false);
+                return new Stale(ActuationCause.CLUSTER_CHANGED, changed);
             }
         }
         return new Fresh();

@@ -3,6 +3,7 @@ package dev.rayscale.actuator.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ClusterRef;
 import dev.rayscale.events.DeletionCause;
 import dev.rayscale.events.GroupTarget;
@@ -130,31 +131,55 @@ class ActuationPlanTest {
         planCase.check().accept(ActuationPlan.of(planCase.decision(), planCase.cluster()));
     }
 
-    /** A named verdict case: a cluster, a decision, the kind of verdict expected. */
-    record VerdictCase(ObservedCluster cluster, ScaleDecision decision, Class<? extends Verdict> expected) {
+    /** A named verdict case: a cluster, a decision, the kind of verdict expected and, for a stale one, its cause. */
+    record VerdictCase(ObservedCluster cluster, ScaleDecision decision, Class<? extends Verdict> expected, ActuationCause cause) {
     }
 
     static Stream<Named<VerdictCase>> verdicts() {
         ObservedCluster cluster = cluster(group("cpu", 2), pods("cpu", "a", "b"), live());
         return Stream.of(
-                Named.of("fresh", new VerdictCase(cluster, decision(target("cpu", 2, 3)), Verdict.Fresh.class)),
-                Named.of("expired", new VerdictCase(cluster, decision(NOW.minusSeconds(1), target("cpu", 2, 3)), Verdict.Stale.class)),
+                Named.of("fresh", new VerdictCase(cluster, decision(target("cpu", 2, 3)), Verdict.Fresh.class, null)),
+                Named.of("expired", new VerdictCase(cluster, decision(NOW.minusSeconds(1), target("cpu", 2, 3)), Verdict.Stale.class,
+                        ActuationCause.EXPIRED)),
                 Named.of("a RayCluster re-created under the same name",
-                        new VerdictCase(withUid(cluster, "uid-2"), decision(target("cpu", 2, 3)), Verdict.Stale.class)),
+                        new VerdictCase(withUid(cluster, "uid-2"), decision(target("cpu", 2, 3)), Verdict.Stale.class,
+                                ActuationCause.CLUSTER_RECREATED)),
                 Named.of("a newer decision applied",
-                        new VerdictCase(withMark(cluster, new AppliedMark(20, "d-20", true)), decision(target("cpu", 2, 3)), Verdict.Stale.class)),
+                        new VerdictCase(withMark(cluster, new AppliedMark(20, "d-20", true)), decision(target("cpu", 2, 3)), Verdict.Stale.class,
+                                ActuationCause.SUPERSEDED)),
                 Named.of("this very decision applied",
                         new VerdictCase(withMark(cluster, new AppliedMark(10, "d-10", true)), decision(target("cpu", 2, 3)),
-                                Verdict.AlreadyApplied.class)),
+                                Verdict.AlreadyApplied.class, null)),
                 Named.of("a group it relied on changed",
-                        new VerdictCase(cluster(group("cpu", 4), pods("cpu"), live()), decision(target("cpu", 2, 3)), Verdict.Stale.class)),
-                Named.of("the cluster opted out", new VerdictCase(optedOut(cluster), decision(target("cpu", 2, 3)), Verdict.Stale.class)));
+                        new VerdictCase(cluster(group("cpu", 4), pods("cpu"), live()), decision(target("cpu", 2, 3)), Verdict.Stale.class,
+                                ActuationCause.CLUSTER_CHANGED)),
+                Named.of("the cluster opted out", new VerdictCase(optedOut(cluster), decision(target("cpu", 2, 3)), Verdict.Stale.class,
+                        ActuationCause.OPTED_OUT)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("verdicts")
     void judges(VerdictCase verdictCase) {
-        assertThat(Verdict.of(verdictCase.decision(), verdictCase.cluster(), NOW)).isInstanceOf(verdictCase.expected());
+        Verdict verdict = Verdict.of(verdictCase.decision(), verdictCase.cluster(), NOW);
+
+        assertThat(verdict).isInstanceOf(verdictCase.expected());
+        if (verdict instanceof Verdict.Stale stale) {
+            assertThat(stale.cause()).isEqualTo(verdictCase.cause());
+        }
+    }
+
+    @Test
+    void aDecisionFromANewerSnapshotDeliveredWithItSupersedesItBeforeAnyRead() {
+        ScaleDecision older = decision(target("cpu", 2, 3));
+        ScaleDecision newer = new ScaleDecision(older.schemaVersion(), "d-11", older.cluster(), "snap-11", 11, older.resourceVersion(),
+                older.decidedAt(), older.expiresAt(), older.groups(), List.of(), List.of(), List.of(), null, List.of(), List.of(),
+                older.planner());
+
+        assertThat(Verdict.beforeReading(older, newer, NOW)).isInstanceOfSatisfying(Verdict.Stale.class, stale -> {
+            assertThat(stale.cause()).isEqualTo(ActuationCause.SUPERSEDED);
+            assertThat(stale.superseded()).isTrue();
+        });
+        assertThat(Verdict.beforeReading(newer, older, NOW)).isInstanceOf(Verdict.Fresh.class);
     }
 
     @Test
