@@ -95,7 +95,7 @@ public final class DemoRun implements AutoCloseable {
             out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + workDir.resolve("logs") + ")");
             run.services.startAll(Map.of(RayscaleServices.Service.PLANNER, options.plannerOptions()));
             Topics.awaitAssigned(bootstrapServers, List.of("rayscale-scaling-planner-" + clusterName, "rayscale-k8s-actuator-" + clusterName),
-                    Duration.ofSeconds(30));
+                    Duration.ofSeconds(60));
             run.awaitGcs(Duration.ofSeconds(30));
             run.began = Instant.now();
             run.simulator.begin();

@@ -31,15 +31,21 @@ public final class Topics {
         awaitAssigned(bootstrapServers, groups, PARTITIONS, within);
     }
 
-    /** As {@link #awaitAssigned(String, List, java.time.Duration)}, for topics of {@code partitions} partitions. */
+    /**
+     * As {@link #awaitAssigned(String, List, java.time.Duration)}, for topics of {@code partitions} partitions; fails, saying
+     * what it saw last, when the groups are not ready in time (a service that never listens is not one to measure).
+     */
     public static void awaitAssigned(String bootstrapServers, List<String> groups, int partitions, java.time.Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
+        String seen = "nothing yet";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             int stableRounds = 0;
             while (System.nanoTime() < deadline) {
                 var described = admin.describeConsumerGroups(groups).all().get(10, TimeUnit.SECONDS);
                 boolean assigned = described.values().stream().allMatch(group -> group.groupState() == org.apache.kafka.common.GroupState.STABLE
-                        && group.members().stream().mapToInt(member -> member.assignment().topicPartitions().size()).sum() == partitions);
+                        && assignedPartitions(group) == partitions);
+                seen = described.values().stream().map(group -> group.groupId() + " " + group.groupState() + " with "
+                        + assignedPartitions(group) + " partition(s) assigned").toList().toString();
                 stableRounds = assigned ? stableRounds + 1 : 0;
                 if (stableRounds >= 2) {
                     return;
@@ -48,9 +54,16 @@ public final class Topics {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the consumer groups " + groups, e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot describe the consumer groups", e);
         }
+        throw new IllegalStateException("the consumer groups were not stable with all " + partitions + " partitions assigned within "
+                + within + "; last seen: " + seen);
+    }
+
+    private static int assignedPartitions(org.apache.kafka.clients.admin.ConsumerGroupDescription group) {
+        return group.members().stream().mapToInt(member -> member.assignment().topicPartitions().size()).sum();
     }
 
     /** How many partitions {@code topic} has. */
