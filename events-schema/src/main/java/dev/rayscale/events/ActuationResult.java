@@ -45,6 +45,9 @@ public record ActuationResult(
         Fields.requiredText(snapshotId, "snapshotId");
         Fields.required(outcome, "outcome");
         Fields.requiredText(reason, "reason");
+        if (cause != null && cause.outcome() != outcome) {
+            throw new IllegalArgumentException("cause " + cause + " belongs to outcome " + cause.outcome() + ", not " + outcome);
+        }
         groups = Fields.list(groups);
         Fields.required(receivedAt, "receivedAt");
         Fields.required(completedAt, "completedAt");

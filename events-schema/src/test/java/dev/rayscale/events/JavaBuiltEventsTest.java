@@ -1,6 +1,7 @@
 package dev.rayscale.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rayscale.events.codec.EventCodec;
 import java.math.BigDecimal;
@@ -80,5 +81,12 @@ class JavaBuiltEventsTest {
 
         assertThat(StrictSchemas.STRICT.validate(EventType.ACTUATION, EventCodec.ACTUATIONS.toTree(result))).isEmpty();
         assertThat(EventCodec.ACTUATIONS.decode(EventCodec.ACTUATIONS.encode(result))).isEqualTo(result);
+    }
+
+    @Test
+    void anActuationsCauseMustBelongToItsOutcome() {
+        assertThatThrownBy(() -> new ActuationResult(ActuationResult.SCHEMA_VERSION, "a-2", CLUSTER, "d-1", "s-1", Outcome.APPLIED,
+                "expired", ActuationCause.EXPIRED, null, null, List.of(), NOW, NOW, 0, false))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("belongs to outcome STALE");
     }
 }

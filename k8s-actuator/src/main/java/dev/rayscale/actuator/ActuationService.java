@@ -76,10 +76,10 @@ public class ActuationService {
         try {
             result = actuate(decision, newer, received);
         } catch (KubernetesClientException e) {
-            result = result(decision, received, Outcome.FAILED, ActuationCause.API_FAILED, "the Kubernetes API failed: "
+            result = result(decision, received, ActuationCause.API_FAILED, "the Kubernetes API failed: "
                     + ClusterApi.describe(e), null, null, List.of(), 0, false);
         }
-        metrics.outcome(decision.cluster().id(), result.outcome(), result.cause());
+        metrics.outcome(decision.cluster().id(), result.cause());
         LOG.infof("%s: decision %s (snapshot %d): %s — %s", decision.cluster().id(), decision.id(), decision.snapshotSequence(),
                 result.outcome(), result.reason());
         return result;
@@ -87,18 +87,18 @@ public class ActuationService {
 
     private ActuationResult actuate(ScaleDecision decision, ScaleDecision newer, Instant received) {
         if (Verdict.beforeReading(decision, newer, received) instanceof Verdict.Stale stale) {
-            return result(decision, received, Outcome.STALE, stale.cause(), stale.reason(), null, null, List.of(), 0, false);
+            return result(decision, received, stale.cause(), stale.reason(), null, null, List.of(), 0, false);
         }
         boolean deletes = decision.groups().stream().anyMatch(group -> !group.toDelete().isEmpty() || !group.currentWorkersToDelete().isEmpty());
         ClusterApi.Observation observed = observe(decision, deletes);
         if (observed == null) {
-            return result(decision, received, Outcome.STALE, ActuationCause.CLUSTER_DELETED, "the RayCluster no longer exists", null, null,
+            return result(decision, received, ActuationCause.CLUSTER_DELETED, "the RayCluster no longer exists", null, null,
                     List.of(), 0, false);
         }
         ObservedCluster cluster = observed.view();
         Verdict verdict = Verdict.of(decision, cluster, clock.instant());
         if (verdict instanceof Verdict.AlreadyApplied already) {
-            return result(decision, received, Outcome.NOOP, ActuationCause.ALREADY_APPLIED, already.reason(), cluster.resourceVersion(), null,
+            return result(decision, received, ActuationCause.ALREADY_APPLIED, already.reason(), cluster.resourceVersion(), null,
                     List.of(), 0, false);
         }
         if (verdict instanceof Verdict.Stale stale) {
@@ -106,7 +106,7 @@ public class ActuationService {
                 events.record(observed.cluster(), ClusterEvents.Type.Warning, "StaleDecision",
                         "decision " + decision.id() + " not applied: " + stale.reason());
             }
-            return result(decision, received, Outcome.STALE, stale.cause(), stale.reason(), cluster.resourceVersion(), null, List.of(), 0,
+            return result(decision, received, stale.cause(), stale.reason(), cluster.resourceVersion(), null, List.of(), 0,
                     false);
         }
         boolean dryRun = config.dryRun() || cluster.dryRun();
@@ -125,14 +125,13 @@ public class ActuationService {
         if (!plan.changes()) {
             reportToGcs(observed, decision, dryRun);
             boolean refused = plan.refusedAny();
-            return result(decision, received, refused ? Outcome.REJECTED : Outcome.NOOP,
-                    refused ? ActuationCause.DRAINS_REFUSED : ActuationCause.ALREADY_MATCHES,
+            return result(decision, received, refused ? ActuationCause.DRAINS_REFUSED : ActuationCause.ALREADY_MATCHES,
                     refused ? "nothing left to change: every removal it asked for was refused" : "the RayCluster already matches",
                     cluster.resourceVersion(), null, plan.results(false), 0, dryRun);
         }
         if (dryRun) {
             recordChanges(observed, decision, plan, true);
-            return result(decision, received, Outcome.APPLIED, ActuationCause.DRY_RUN, "dry run, not patched: " + plan.summary(),
+            return result(decision, received, ActuationCause.DRY_RUN, "dry run, not patched: " + plan.summary(),
                     cluster.resourceVersion(), null, plan.results(true), 0, true);
         }
         if (clock.instant().isAfter(decision.expiresAt())) {
@@ -154,7 +153,7 @@ public class ActuationService {
     private ActuationResult finishAfterExpiry(ScaleDecision decision, Instant received, ClusterApi.Observation observed, ActuationPlan plan) {
         String reason = "expired at " + decision.expiresAt() + " while its drains ran";
         if (!plan.drainedAny()) {
-            return result(decision, received, Outcome.STALE, ActuationCause.EXPIRED, reason, observed.view().resourceVersion(), null,
+            return result(decision, received, ActuationCause.EXPIRED, reason, observed.view().resourceVersion(), null,
                     plan.results(false), 0, false);
         }
         ActuationResult finished = write(decision, received, observed, ActuationPlan.finishing(plan, observed.view()));
@@ -179,7 +178,7 @@ public class ActuationService {
                 return applied(decision, received, current, attempt, before, applied.resourceVersion(), attempts, history);
             }
             if (outcome instanceof ClusterApi.PatchOutcome.Refused refused) {
-                return result(decision, received, Outcome.FAILED, ActuationCause.PATCH_REFUSED, "the API server refused the patch: "
+                return result(decision, received, ActuationCause.PATCH_REFUSED, "the API server refused the patch: "
                         + refused.message(), before, null, attempt.results(false), attempts, false);
             }
             String message = outcome instanceof ClusterApi.PatchOutcome.Conflict conflict ? conflict.message()
@@ -214,7 +213,7 @@ public class ActuationService {
         metrics.patched(Duration.between(decision.decidedAt(), clock.instant()));
         recordChanges(observed, decision, plan, false);
         reportToGcs(observed, decision, false);
-        return result(decision, received, Outcome.APPLIED, ActuationCause.PATCHED, history + plan.summary(), before, after,
+        return result(decision, received, ActuationCause.PATCHED, history + plan.summary(), before, after,
                 plan.results(true), attempts, false);
     }
 
@@ -225,10 +224,10 @@ public class ActuationService {
         if (conflicted) {
             events.record(observed.cluster(), ClusterEvents.Type.Warning, "StaleDecision",
                     "decision " + decision.id() + " not applied: the RayCluster changed meanwhile (" + message + ")" + drained);
-            return result(decision, received, Outcome.CONFLICT, ActuationCause.CONCURRENT_CHANGE, "compare-and-set failed: " + message
+            return result(decision, received, ActuationCause.CONCURRENT_CHANGE, "compare-and-set failed: " + message
                     + drained, before, null, plan.results(false), attempts, false);
         }
-        return result(decision, received, Outcome.FAILED, ActuationCause.PATCH_UNANSWERED, "patch failed after " + attempts
+        return result(decision, received, ActuationCause.PATCH_UNANSWERED, "patch failed after " + attempts
                 + " attempt(s): " + message + drained, before, null, plan.results(false), attempts, false);
     }
 
@@ -288,9 +287,9 @@ public class ActuationService {
                 result.receivedAt(), result.completedAt(), result.attempts(), result.dryRun());
     }
 
-    private ActuationResult result(ScaleDecision decision, Instant received, Outcome outcome, ActuationCause cause, String reason,
+    private ActuationResult result(ScaleDecision decision, Instant received, ActuationCause cause, String reason,
             String before, String after, List<dev.rayscale.events.GroupActuation> groups, int attempts, boolean dryRun) {
         return new ActuationResult(ActuationResult.SCHEMA_VERSION, UUID.randomUUID().toString(), decision.cluster(), decision.id(),
-                decision.snapshotId(), outcome, reason, cause, before, after, groups, received, clock.instant(), attempts, dryRun);
+                decision.snapshotId(), cause.outcome(), reason, cause, before, after, groups, received, clock.instant(), attempts, dryRun);
     }
 }

@@ -36,9 +36,9 @@ public class ActuatorMetrics {
      * Counted three times: in total by outcome, per cluster (for the dashboard's table; one series per cluster and outcome
      * seen), and in total by cause (what alerts count: drains refused, patches refused, clusters changed under a decision).
      */
-    void outcome(String cluster, Outcome outcome, ActuationCause cause) {
-        registry.counter("rayscale.actuator.outcomes", "outcome", outcome.name()).increment();
-        registry.counter("rayscale.actuator.results", "cluster", cluster, "outcome", outcome.name()).increment();
+    void outcome(String cluster, ActuationCause cause) {
+        registry.counter("rayscale.actuator.outcomes", "outcome", cause.outcome().name()).increment();
+        registry.counter("rayscale.actuator.results", "cluster", cluster, "outcome", cause.outcome().name()).increment();
         registry.counter(CAUSES, "cause", tag(cause)).increment();
     }
 
