@@ -168,6 +168,90 @@ class ActuationPlanTest {
         }
     }
 
+    /**
+     * A named case of the steps between the shell's reads: judged on {@code cluster} (null: deleted), drains answered
+     * with {@code refusals}, settled at {@code at}; then how it ends ({@code null}: it is written) and what it says.
+     */
+    record StepCase(ObservedCluster cluster, ScaleDecision decision, Map<String, String> refusals, boolean dryRun, Instant at,
+            ActuationCause ends, boolean inForce, List<String> notices) {
+    }
+
+    static Stream<Named<StepCase>> steps() {
+        ObservedCluster three = cluster(group("cpu", 3), pods("cpu", "a", "b", "c"), live("a", "na", "b", "nb", "c", "nc"));
+        ScaleDecision removeTwo = decision(target("cpu", 3, 1, idle("a", "na"), idle("b", "nb")));
+        Instant late = NOW.plusSeconds(61);
+        return Stream.of(
+                Named.of("a change is written", new StepCase(three, removeTwo, Map.of(), false, NOW, null, false, List.of())),
+                Named.of("every removal refused: nothing written, and the decision in force",
+                        new StepCase(three, removeTwo, Map.of("a", "busy", "b", "busy"), false, NOW, ActuationCause.DRAINS_REFUSED, true,
+                                List.of())),
+                Named.of("nothing to change: in force, so the GCS is told",
+                        new StepCase(three, decision(target("cpu", 3, 3)), Map.of(), false, NOW, ActuationCause.ALREADY_MATCHES, true,
+                                List.of())),
+                Named.of("a dry run says what it would change and is not in force",
+                        new StepCase(three, decision(target("cpu", 3, 5)), Map.of(), true, NOW, ActuationCause.DRY_RUN, false,
+                                List.of("ScaledUp: (dry run) cpu: replicas 3 -> 5 (decision d-10)"))),
+                Named.of("expired while its drains ran, one drained: only the removal is written",
+                        new StepCase(three, removeTwo, Map.of("b", "busy"), false, late, null, false, List.of())),
+                Named.of("expired while its drains ran, none drained: nothing written",
+                        new StepCase(three, decision(NOW.plusSeconds(60), target("cpu", 3, 5)), Map.of(), false, late,
+                                ActuationCause.EXPIRED, false, List.of())),
+                Named.of("the RayCluster is gone", new StepCase(null, removeTwo, Map.of(), false, NOW, ActuationCause.CLUSTER_DELETED,
+                        false, List.of())),
+                Named.of("a changed group: stale, with a warning on the cluster",
+                        new StepCase(cluster(group("cpu", 4), pods("cpu"), live()), removeTwo, Map.of(), false, NOW,
+                                ActuationCause.CLUSTER_CHANGED, false, List.of("StaleDecision: decision d-10 not applied: worker group "
+                                        + "cpu has replicas 4 now; the decision assumed 3"))),
+                Named.of("superseded by a newer decision applied: stale, and no warning for the normal course of a backlog",
+                        new StepCase(withMark(three, new AppliedMark(20, "d-20", true)), removeTwo, Map.of(), false, NOW,
+                                ActuationCause.SUPERSEDED, false, List.of())));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("steps")
+    void steps(StepCase step) {
+        Actuation.Next next = Actuation.judge(step.decision(), step.cluster(), NOW, step.dryRun());
+        if (next instanceof Actuation.Drain drain) {
+            drain.plan().settle(step.refusals());
+            next = Actuation.afterDrains(step.decision(), drain.plan(), drain.dryRun(), step.at());
+        }
+
+        if (step.ends() == null) {
+            assertThat(next).isInstanceOfSatisfying(Actuation.Write.class, write -> assertThat(write.expiry() != null)
+                    .as("only finishing an expired decision's removals").isEqualTo(step.at().isAfter(step.decision().expiresAt())));
+            return;
+        }
+        assertThat(next).isInstanceOfSatisfying(Actuation.End.class, end -> {
+            assertThat(end.ending().cause()).isEqualTo(step.ends());
+            assertThat(end.ending().inForce()).isEqualTo(step.inForce());
+            assertThat(end.ending().notices()).extracting(notice -> notice.reason() + ": " + notice.message())
+                    .containsExactlyElementsOf(step.notices());
+        });
+    }
+
+    @Test
+    void aWriteThatOnlyFinishesAnExpiredDecisionsRemovalsSaysSo() {
+        ScaleDecision decision = decision(target("cpu", 3, 1, idle("a", "na"), idle("b", "nb")));
+        ActuationPlan plan = ActuationPlan.of(decision, cluster(group("cpu", 3), pods("cpu", "a", "b", "c"),
+                live("a", "na", "b", "nb", "c", "nc")));
+        plan.settle(Map.of("b", "busy"));
+        Actuation.Write write = (Actuation.Write) Actuation.afterDrains(decision, plan, false, NOW.plusSeconds(61));
+
+        assertThat(write.plan().groups()).singleElement().satisfies(group -> {
+            assertThat(group.acceptedPods()).containsExactly("a");
+            assertThat(group.replicasAfter()).isEqualTo(2);
+        });
+        Ending patched = write.concluded(Ending.patched(decision, write.plan(), "100", "101", 1, ""));
+        assertThat(patched.cause()).isEqualTo(ActuationCause.DRAINED_PODS_REMOVED);
+        assertThat(patched.reason()).startsWith("expired at " + decision.expiresAt() + " while its drains ran; only the drained "
+                + "pods were removed: cpu replicas 3 -> 2");
+        assertThat(patched.inForce()).isTrue();
+        Ending conflicted = write.concluded(Ending.notWritten(decision, write.plan(), "100", 2, true, "HTTP 422"));
+        assertThat(conflicted.cause()).isEqualTo(ActuationCause.CONCURRENT_CHANGE);
+        assertThat(conflicted.notices()).singleElement().satisfies(notice -> assertThat(notice.message())
+                .contains("drained and not removed: [a]"));
+    }
+
     @Test
     void aDecisionFromANewerSnapshotDeliveredWithItSupersedesItBeforeAnyRead() {
         ScaleDecision older = decision(target("cpu", 2, 3));
