@@ -1,33 +1,18 @@
 package dev.rayscale.collector;
 
-import dev.rayscale.clients.ClusterEvents;
 import dev.rayscale.clients.GcsChannels;
-import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.collector.assembly.PollState;
-import dev.rayscale.collector.assembly.RayState;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.ClusterSnapshot;
-import dev.rayscale.events.KubernetesSource;
-import dev.rayscale.events.SourceStatus;
-import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
-import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
-import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
-import dev.rayscale.service.Causes;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.grpc.Status;
-import io.grpc.StatusException;
-import io.grpc.StatusRuntimeException;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -37,14 +22,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.jboss.logging.Logger;
 
 /**
- * Reads every opted-in cluster this replica owns: each poll interval, one non-blocking
- * {@code GetClusterResourceState} call per cluster (at most {@code max-concurrent-calls} in flight,
- * a deadline on each, exponential backoff per failing cluster), then a snapshot when something
- * changed — GCS state version, RayCluster generation, the pod set — or the heartbeat is due.
+ * Reads every opted-in cluster this replica owns, each poll interval: observe ({@link ClusterObserver}: at most
+ * {@code max-concurrent-calls} GCS calls in flight, exponential backoff per failing cluster), assemble
+ * ({@link SnapshotAssembler}) and publish ({@link SnapshotPublisher}) when something changed — the GCS's demand,
+ * the RayCluster's generation, the pod set — or the heartbeat is due. When a cluster is due is a pure value
+ * ({@link PollState}), replaced whole on every transition.
  *
  * <p>A failed read is a snapshot saying UNAVAILABLE, never an empty one. No snapshot is made before
  * the informers have synced. A cluster deleted or opted out is dropped and its channel closed.
@@ -57,35 +42,35 @@ public class ClusterPoller {
     private static final Logger LOG = Logger.getLogger(ClusterPoller.class);
 
     private final ClusterInventory inventory;
+    private final ClusterObserver observer;
+    private final SnapshotAssembler assembler;
     private final SnapshotPublisher publisher;
+    private final ClusterWarnings warnings;
     private final CollectorConfig config;
     private final Sharding sharding;
     private final CollectorMetrics metrics;
-    private final GcsChannels channels;
-    private final SnapshotAssembler assembler;
-    private final ClusterEvents events;
     private final Semaphore permits;
     /** Each tracked cluster's poll state; replaced whole, atomically, on every transition. */
     private final Map<String, PollState> tracked = new ConcurrentHashMap<>();
     /** Clusters due for a read, waiting for one of the concurrent-call permits. */
     private final Queue<Map.Entry<String, RayCluster>> due = new ConcurrentLinkedQueue<>();
-    private final Set<String> warned = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "collector-ticker");
         thread.setDaemon(true);
         return thread;
     });
 
-    public ClusterPoller(ClusterInventory inventory, SnapshotPublisher publisher, CollectorConfig config, Sharding sharding,
-            CollectorMetrics metrics, KubernetesClient kubernetes) {
+    public ClusterPoller(ClusterInventory inventory, SnapshotPublisher publisher, ClusterWarnings warnings, CollectorConfig config,
+            Sharding sharding, CollectorMetrics metrics, KubernetesClient kubernetes) {
         this.inventory = inventory;
+        this.assembler = new SnapshotAssembler(config.replicaLabel());
+        this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls()), inventory, assembler,
+                config.gcs().deadline());
         this.publisher = publisher;
+        this.warnings = warnings;
         this.config = config;
         this.sharding = sharding;
         this.metrics = metrics;
-        this.channels = new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls());
-        this.assembler = new SnapshotAssembler(config.replicaLabel());
-        this.events = new ClusterEvents(kubernetes, "rayscale-demand-collector");
         this.permits = new Semaphore(config.gcs().maxConcurrentCalls());
     }
 
@@ -97,7 +82,7 @@ public class ClusterPoller {
 
     void stop(@Observes ShutdownEvent event) {
         ticker.shutdownNow();
-        channels.close();
+        observer.close();
     }
 
     /** One round over the clusters; never lets an error stop the schedule. */
@@ -116,7 +101,7 @@ public class ClusterPoller {
                 }
                 if (Boolean.TRUE.equals(cluster.getSpec().getEnableInTreeAutoscaling())) {
                     misconfigured++;
-                    warnOnce(cluster, "InTreeAutoscalingEnabled", "spec.enableInTreeAutoscaling is true: Ray's own autoscaler "
+                    warnings.once(cluster, "InTreeAutoscalingEnabled", "spec.enableInTreeAutoscaling is true: Ray's own autoscaler "
                             + "would fight Rayscale over the same fields, so Rayscale leaves this cluster alone. Set it to false, "
                             + "or remove the annotation " + OPT_IN_ANNOTATION + ".");
                     continue;
@@ -134,7 +119,7 @@ public class ClusterPoller {
                 if (seen.contains(id)) {
                     return false;
                 }
-                channels.release(id);
+                observer.forget(id);
                 LOG.infof("%s: no longer watched (deleted, opted out, or another replica's)", id);
                 return true;
             });
@@ -152,7 +137,11 @@ public class ClusterPoller {
                 permits.release();
                 return;
             }
-            poll(next.getKey(), next.getValue());
+            long start = System.nanoTime();
+            observer.observe(next.getKey(), next.getValue()).subscribe().with(observation -> finish(observation, start), failure -> {
+                LOG.errorf(failure, "%s: could not make a snapshot", next.getKey());
+                done();
+            });
         }
     }
 
@@ -167,98 +156,48 @@ public class ClusterPoller {
         return started[0];
     }
 
-    /**
-     * One read of the cluster's GCS. {@code last_seen_cluster_resource_state_version} is always 0, as
-     * Ray's own client sends it (fact A1.4): a version remembered from before a GCS restart would be
-     * above the restarted GCS's counter, which RAY_CHECKs it and exits (facts A1.1, A1.3).
-     */
-    private void poll(String id, RayCluster cluster) {
-        long start = System.nanoTime();
+    private void finish(Observation observation, long start) {
         try {
-            MutinyAutoscalerStateServiceGrpc.newMutinyStub(channels.channel(id, cluster))
-                    .withDeadlineAfter(config.gcs().deadline().toMillis(), TimeUnit.MILLISECONDS)
-                    .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance())
-                    .subscribe().with(reply -> finish(id, cluster, reply, null, start),
-                            failure -> finish(id, cluster, null, failure, start));
-        } catch (RuntimeException cannotCall) {
-            finish(id, cluster, null, cannotCall, start);
-        }
-    }
-
-    private void finish(String id, RayCluster cluster, GetClusterResourceStateReply reply, Throwable failure, long start) {
-        try {
-            Instant observedAt = Instant.now();
-            List<Pod> pods = inventory.pods(id);
-            GcsRead read = reply != null ? answered(reply, pods) : failed(failure);
-            String errorCode = read instanceof GcsRead.Failed failed ? failed.code() : null;
-            metrics.polled(id, errorCode, System.nanoTime() - start);
-            tracked.computeIfPresent(id, (key, state) -> errorCode == null ? state.answered()
-                    : state.failed(observedAt, config.gcs().backoffInitial(), config.gcs().backoffMax()));
-            if ("UNAUTHENTICATED".equals(errorCode) || "PERMISSION_DENIED".equals(errorCode)) {
-                channels.release(id);
-            }
-            publishIfDue(id, cluster, pods, read, observedAt);
+            String errorCode = observation.gcsErrorCode();
+            metrics.polled(observation.id(), errorCode, System.nanoTime() - start);
+            tracked.computeIfPresent(observation.id(), (key, state) -> errorCode == null ? state.answered()
+                    : state.failed(observation.observedAt(), config.gcs().backoffInitial(), config.gcs().backoffMax()));
+            publishIfNews(observation);
         } catch (RuntimeException e) {
-            LOG.errorf(e, "%s: could not make a snapshot", id);
+            LOG.errorf(e, "%s: could not make a snapshot", observation.id());
         } finally {
-            permits.release();
-            pump();
+            done();
         }
     }
 
-    private GcsRead answered(GetClusterResourceStateReply reply, List<Pod> pods) {
-        if (!reply.hasClusterResourceState()) {
-            return new GcsRead.Failed("INVALID_REPLY", "the GCS answered without a cluster_resource_state");
-        }
-        return new GcsRead.Answered(RayState.of(reply.getClusterResourceState(), pod -> assembler.replicaOf(pods, pod)));
+    private void done() {
+        permits.release();
+        pump();
     }
 
-    private static GcsRead failed(Throwable failure) {
-        if (!(failure instanceof StatusRuntimeException) && !(failure instanceof StatusException)) {
-            return new GcsRead.Failed("CLIENT_ERROR", String.valueOf(failure.getMessage()));
-        }
-        Status status = Status.fromThrowable(failure);
-        return new GcsRead.Failed(status.getCode().name(), status.getDescription() != null ? status.getDescription() : String.valueOf(failure.getMessage()));
-    }
-
-    private void publishIfDue(String id, RayCluster cluster, List<Pod> pods, GcsRead read, Instant observedAt) {
-        String fingerprint = SnapshotAssembler.fingerprint(cluster, pods, read);
-        long applied = appliedSequence(cluster);
+    private void publishIfNews(Observation observation) {
+        String fingerprint = observation.fingerprint();
+        long applied = appliedSequence(observation.cluster());
         PollState[] published = {null};
-        tracked.computeIfPresent(id, (key, state) -> {
-            if (!state.publishes(fingerprint, observedAt, config.heartbeat())) {
+        tracked.computeIfPresent(observation.id(), (key, state) -> {
+            if (!state.publishes(fingerprint, observation.observedAt(), config.heartbeat())) {
                 return state;
             }
-            published[0] = state.published(fingerprint, observedAt, applied);
+            published[0] = state.published(fingerprint, observation.observedAt(), applied);
             return published[0];
         });
         if (published[0] == null) {
             return;
         }
-        KubernetesSource kubernetes = inventory.watching()
-                ? KubernetesSource.ok(cluster.getMetadata().getResourceVersion(), generation(cluster))
-                : new KubernetesSource(SourceStatus.STALE, "a watch on RayClusters or pods is reconnecting",
-                        cluster.getMetadata().getResourceVersion(), generation(cluster));
         ClusterSnapshot snapshot;
         try {
-            snapshot = assembler.assemble(cluster, pods, read, kubernetes, observedAt, published[0].lastSequence());
+            snapshot = assembler.assemble(observation.cluster(), observation.pods(), observation.gcs(), observation.kubernetes(),
+                    observation.observedAt(), published[0].lastSequence());
         } catch (IllegalArgumentException invalid) {
-            warnOnce(cluster, "InvalidRayClusterForRayscale", "Rayscale cannot read this cluster: " + invalid.getMessage());
+            warnings.once(observation.cluster(), "InvalidRayClusterForRayscale", "Rayscale cannot read this cluster: " + invalid.getMessage());
             return;
         }
-        publisher.publish(snapshot).whenComplete((sent, failure) -> {
-            if (failure == null) {
-                metrics.published(Duration.between(observedAt, Instant.now()));
-            } else if (Causes.root(failure) instanceof RecordTooLargeException tooLarge) {
-                // Publishing it again will not make it fit: said once per generation of the cluster, counted every time.
-                metrics.tooLarge(id);
-                warnOnce(cluster, "SnapshotTooLarge", "Rayscale cannot publish this cluster's snapshots, so it is not scaling it: "
-                        + tooLarge.getMessage() + " (raise the collector's max.request.size and the rayscale.snapshots topic's "
-                        + "max.message.bytes, see deploy/README.md)");
-            } else {
-                LOG.errorf(failure, "%s: snapshot %d was not published", id, snapshot.sequence());
-            }
-        });
+        publisher.publish(snapshot, observation.cluster(), observation.observedAt());
     }
 
     /** The snapshot sequence of the newest decision applied to the cluster, from the actuator's mark; 0 if none. */
@@ -269,17 +208,6 @@ public class ClusterPoller {
             return mark == null ? 0 : Long.parseLong(mark.trim());
         } catch (NumberFormatException corrupt) {
             return 0;
-        }
-    }
-
-    private static long generation(RayCluster cluster) {
-        return cluster.getMetadata().getGeneration() == null ? 0 : cluster.getMetadata().getGeneration();
-    }
-
-    private void warnOnce(RayCluster cluster, String reason, String message) {
-        if (warned.add(cluster.getMetadata().getUid() + "/" + generation(cluster) + "/" + reason)) {
-            LOG.warnf("%s/%s: %s", cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), message);
-            events.record(cluster, ClusterEvents.Type.Warning, reason, message);
         }
     }
 
