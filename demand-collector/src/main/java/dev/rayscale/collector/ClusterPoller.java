@@ -11,6 +11,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -54,6 +55,7 @@ public class ClusterPoller {
     private final Map<String, PollState> tracked = new ConcurrentHashMap<>();
     /** Clusters due for a read, waiting for one of the concurrent-call permits. */
     private final Queue<Map.Entry<String, RayCluster>> due = new ConcurrentLinkedQueue<>();
+    private volatile boolean stopping;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "collector-ticker");
         thread.setDaemon(true);
@@ -80,8 +82,24 @@ public class ClusterPoller {
         LOG.infof("polling opted-in clusters every %s (shard %d of %d)", config.pollInterval(), sharding.ordinal(), sharding.count());
     }
 
+    /**
+     * Lets the reads in flight finish and their snapshots reach the broker before the Kafka connector closes
+     * (which it does after this event): a snapshot sent into a closing producer is lost and logged as an error.
+     */
     void stop(@Observes ShutdownEvent event) {
+        stopping = true;
         ticker.shutdownNow();
+        due.clear();
+        int calls = config.gcs().maxConcurrentCalls();
+        Duration patience = config.gcs().deadline().plusSeconds(1);
+        try {
+            if (permits.tryAcquire(calls, patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                permits.release(calls);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        publisher.awaitAcknowledged(patience);
         observer.close();
     }
 
@@ -131,7 +149,7 @@ public class ClusterPoller {
 
     /** Starts reads while call permits are free; each finished read frees its permit and pumps again. */
     private void pump() {
-        while (!due.isEmpty() && permits.tryAcquire()) {
+        while (!stopping && !due.isEmpty() && permits.tryAcquire()) {
             Map.Entry<String, RayCluster> next = due.poll();
             if (next == null) {
                 permits.release();
