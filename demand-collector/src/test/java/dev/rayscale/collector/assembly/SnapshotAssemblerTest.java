@@ -1,0 +1,92 @@
+package dev.rayscale.collector.assembly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.KubernetesSource;
+import dev.rayscale.events.PodState;
+import dev.rayscale.events.RayNode;
+import dev.rayscale.events.SourceStatus;
+import dev.rayscale.gcs.proto.NodeStatus;
+import dev.rayscale.sim.GcsStates;
+import dev.rayscale.testsupport.RayClusters;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.ray.v1.RayCluster;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The collector's assembly, pure, case by case: what the snapshot says of a cluster as observed. */
+class SnapshotAssemblerTest {
+
+    private static final RayCluster CLUSTER = RayClusters.walkthrough("default", "rc");
+    private static final Map<String, Double> CPU = Map.of("CPU", 1.0);
+    private static final SnapshotAssembler ASSEMBLER = new SnapshotAssembler("ray.io/worker-group-replica-name");
+
+    /** A named case: the pods and the GCS read, and what must hold of the snapshot assembled from them. */
+    record Case(List<Pod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
+    }
+
+    static Stream<Named<Case>> cases() {
+        Pod head = RayClusters.headPod(CLUSTER, "rc-head");
+        Pod worker = RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running");
+        return Stream.of(
+                when("an unreadable GCS is UNAVAILABLE with its code, and no nodes, pods or demand: unknown is not zero",
+                        List.of(head, worker), new GcsRead.Failed("DEADLINE_EXCEEDED", "no answer in 2 s"), snapshot -> {
+                            assertThat(snapshot.sources().gcs().status()).isEqualTo(SourceStatus.UNAVAILABLE);
+                            assertThat(snapshot.sources().gcs().errorCode()).isEqualTo("DEADLINE_EXCEEDED");
+                            assertThat(snapshot.hasRayState()).isFalse();
+                            assertThat(snapshot.nodes()).isNull();
+                            assertThat(snapshot.pendingPods()).isNull();
+                            assertThat(snapshot.demand()).isNull();
+                        }),
+                when("an answer brings the GCS's version, its nodes and its demand", List.of(head, worker),
+                        answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.RUNNING, CPU, CPU, 0)
+                                .tasks(CPU, 15)), snapshot -> {
+                            assertThat(snapshot.sources().gcs().stateVersion()).isEqualTo(7L);
+                            assertThat(snapshot.nodes()).extracting(RayNode::podName).containsExactly("rc-worker-a");
+                            assertThat(snapshot.demand().tasks()).singleElement().satisfies(task -> assertThat(task.count()).isEqualTo(15));
+                            assertThat(snapshot.pendingPods()).isEmpty();
+                        }),
+                when("a node whose pod is gone says so: a raylet may outlive its pod (fact A4.19)", List.of(head),
+                        answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 60_000)),
+                        snapshot -> assertThat(snapshot.nodes()).singleElement()
+                                .satisfies(node -> assertThat(node.podState()).isEqualTo(PodState.GONE))),
+                when("a worker pod with no Ray node is pending, with its phase", List.of(head, worker), answered(GcsStates.state(7)),
+                        snapshot -> assertThat(snapshot.pendingPods()).singleElement()
+                                .satisfies(pod -> assertThat(pod.podName()).isEqualTo("rc-worker-a"))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void assembles(Case assemblyCase) {
+        assemblyCase.then().accept(ASSEMBLER.assemble(CLUSTER, assemblyCase.pods(), assemblyCase.gcs(), KubernetesSource.ok("41", 2),
+                Instant.EPOCH, 3));
+    }
+
+    @Test
+    void newsIsWhatTheGcsSaysNotItsVersionWhichEveryReadBumps() {
+        List<Pod> pods = List.of(RayClusters.headPod(CLUSTER, "rc-head"));
+
+        String read = SnapshotAssembler.fingerprint(CLUSTER, pods, answered(GcsStates.state(7).tasks(CPU, 15)));
+
+        assertThat(SnapshotAssembler.fingerprint(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 15)))).isEqualTo(read);
+        assertThat(SnapshotAssembler.fingerprint(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 16)))).isNotEqualTo(read);
+        assertThat(SnapshotAssembler.fingerprint(CLUSTER, pods, new GcsRead.Failed("UNAVAILABLE", "refused"))).isNotEqualTo(read)
+                .isNotEqualTo(SnapshotAssembler.fingerprint(CLUSTER, pods, new GcsRead.Failed("DEADLINE_EXCEEDED", "slow")));
+    }
+
+    private static Named<Case> when(String name, List<Pod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
+        return Named.of(name, new Case(pods, gcs, then));
+    }
+
+    private static GcsRead answered(GcsStates state) {
+        return new GcsRead.Answered(RayState.of(state.build(), pod -> null));
+    }
+}
