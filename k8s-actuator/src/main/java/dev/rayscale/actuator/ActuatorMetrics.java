@@ -34,7 +34,8 @@ public class ActuatorMetrics {
 
     /**
      * Counted three times: in total by outcome, per cluster (for the dashboard's table; one series per cluster and outcome
-     * seen), and in total by cause (what alerts count: drains refused, patches refused, clusters changed under a decision).
+     * seen), and in total by cause (the dashboard's causes panel: drains refused, patches refused, clusters changed under a
+     * decision).
      */
     void outcome(String cluster, ActuationCause cause) {
         registry.counter("rayscale.actuator.outcomes", "outcome", cause.outcome().name()).increment();

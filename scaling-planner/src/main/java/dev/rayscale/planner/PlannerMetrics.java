@@ -88,7 +88,7 @@ public class PlannerMetrics {
 
     /**
      * A decision worth publishing, per cluster and kind: what the dashboard shows per cluster; and its reasons by code,
-     * what alerts count (a cluster held because its GCS cannot be read, launches that fail).
+     * which the dashboard shows over time (how often clusters are held because a GCS cannot be read, launches fail).
      */
     void published(ScaleDecision decision) {
         registry.counter("rayscale.planner.decisions", "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
