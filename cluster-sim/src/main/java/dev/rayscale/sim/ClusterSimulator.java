@@ -446,10 +446,14 @@ public final class ClusterSimulator implements AutoCloseable {
     @Override
     public void close() {
         if (ticker != null) {
-            ticker.shutdownNow();
+            // The tick under way finishes (interrupted, its API call failed and was logged as a fault); no other starts.
+            ticker.shutdown();
             try {
-                ticker.awaitTermination(2, TimeUnit.SECONDS);
+                if (!ticker.awaitTermination(2, TimeUnit.SECONDS)) {
+                    ticker.shutdownNow();
+                }
             } catch (InterruptedException e) {
+                ticker.shutdownNow();
                 Thread.currentThread().interrupt();
             }
         }
