@@ -7,6 +7,7 @@ import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
+import dev.rayscale.testsupport.InMemoryChannels;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,11 +16,11 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.ray.v1.RayCluster;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.memory.InMemoryConnector;
 import io.smallrye.reactive.messaging.memory.InMemorySink;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.spi.Connector;
@@ -30,17 +31,14 @@ import org.junit.jupiter.api.Test;
  * shows (serialisation, CloudEvents headers, records too large, restarts) is CollectorServiceTest's and the e2e tests'.
  */
 @QuarkusTest
-@TestProfile(CollectorWiringTest.InMemoryChannels.class)
+@TestProfile(CollectorWiringTest.WithoutBroker.class)
 @WithKubernetesTestServer(crud = true, setup = RayClusterCrd.class)
 class CollectorWiringTest {
 
-    public static final class InMemoryChannels implements QuarkusTestProfile {
+    public static final class WithoutBroker implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            // As profile configuration only: InMemoryConnector.switchOutgoingChannelsToInMemory also sets system properties,
-            // which would carry the switch into the broker-backed tests that run after this one in the same JVM.
-            return Map.of("mp.messaging.outgoing." + CollectorChannels.SNAPSHOTS + ".connector", InMemoryConnector.CONNECTOR,
-                    "quarkus.kafka.health.enabled", "false");
+            return InMemoryChannels.config(List.of(), List.of(CollectorChannels.SNAPSHOTS));
         }
     }
 
@@ -72,6 +70,6 @@ class CollectorWiringTest {
     }
 
     private static boolean ofCluster(Message<ClusterSnapshot> message, String key) {
-        return message.getMetadata(OutgoingKafkaRecordMetadata.class).map(metadata -> key.equals(metadata.getKey())).orElse(false);
+        return key.equals(InMemoryChannels.key(message));
     }
 }

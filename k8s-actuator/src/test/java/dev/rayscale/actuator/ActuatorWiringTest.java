@@ -10,6 +10,7 @@ import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.testsupport.InMemoryBatch;
+import dev.rayscale.testsupport.InMemoryChannels;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,14 +19,12 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.ray.v1.RayCluster;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.memory.InMemoryConnector;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.spi.Connector;
 import org.junit.jupiter.api.Test;
 
@@ -35,20 +34,15 @@ import org.junit.jupiter.api.Test;
  * (serialisation, CloudEvents headers, offsets, rebalances) is ActuatorServiceTest's.
  */
 @QuarkusTest
-@TestProfile(ActuatorWiringTest.InMemoryChannels.class)
+@TestProfile(ActuatorWiringTest.WithoutBroker.class)
 @WithKubernetesTestServer(crud = true, setup = RayClusterCrd.class)
 class ActuatorWiringTest {
 
-    public static final class InMemoryChannels implements QuarkusTestProfile {
+    public static final class WithoutBroker implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            // As profile configuration only (see CollectorWiringTest): the connector's own switch sets system properties.
-            // One consumer: concurrent ones are channels of their own (decisions$1, ...), each of them a source.
-            return Map.of("mp.messaging.incoming." + ActuatorChannels.DECISIONS + ".concurrency", "1",
-                    "mp.messaging.incoming." + ActuatorChannels.DECISIONS + ".connector", InMemoryConnector.CONNECTOR,
-                    "mp.messaging.outgoing." + ActuatorChannels.ACTUATIONS + ".connector", InMemoryConnector.CONNECTOR,
-                    "mp.messaging.outgoing." + ActuatorChannels.DEAD_LETTERS + ".connector", InMemoryConnector.CONNECTOR,
-                    "quarkus.kafka.health.enabled", "false");
+            return InMemoryChannels.config(List.of(ActuatorChannels.DECISIONS),
+                    List.of(ActuatorChannels.ACTUATIONS, ActuatorChannels.DEAD_LETTERS));
         }
     }
 
@@ -77,7 +71,7 @@ class ActuatorWiringTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> batch.acknowledged() == 2);
             assertThat(batch.refused()).isZero();
             assertThat(connector.<ActuationResult>sink(ActuatorChannels.ACTUATIONS).received()).singleElement().satisfies(message -> {
-                assertThat(key(message)).isEqualTo(decision.cluster().id());
+                assertThat(InMemoryChannels.key(message)).isEqualTo(decision.cluster().id());
                 assertThat(message.getPayload().decisionId()).isEqualTo(decision.id());
                 assertThat(message.getPayload().cause()).isEqualTo(ActuationCause.PATCHED);
             });
@@ -85,11 +79,8 @@ class ActuatorWiringTest {
                     .getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(3);
             await().atMost(Duration.ofSeconds(20)).until(() -> !gcs.reports().isEmpty());
             assertThat(connector.<byte[]>sink(ActuatorChannels.DEAD_LETTERS).received())
-                    .singleElement().satisfies(message -> assertThat(key(message)).isEqualTo("default/poison"));
+                    .singleElement().satisfies(message -> assertThat(InMemoryChannels.key(message)).isEqualTo("default/poison"));
         }
     }
 
-    private static Object key(Message<?> message) {
-        return message.getMetadata(OutgoingKafkaRecordMetadata.class).map(OutgoingKafkaRecordMetadata::getKey).orElse(null);
-    }
 }

@@ -8,6 +8,7 @@ import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventSchemas;
 import dev.rayscale.testsupport.InMemoryBatch;
+import dev.rayscale.testsupport.InMemoryChannels;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -29,17 +30,14 @@ import org.junit.jupiter.api.Test;
  * memory. What only a broker shows (serialisation, CloudEvents headers, offsets, rebalances) is PlannerServiceTest's.
  */
 @QuarkusTest
-@TestProfile(PlannerWiringTest.InMemoryChannels.class)
+@TestProfile(PlannerWiringTest.WithoutBroker.class)
 class PlannerWiringTest {
 
-    public static final class InMemoryChannels implements QuarkusTestProfile {
+    public static final class WithoutBroker implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            // As profile configuration only (see CollectorWiringTest): the connector's own switch sets system properties.
-            return Map.of("mp.messaging.incoming." + PlannerChannels.SNAPSHOTS + ".connector", InMemoryConnector.CONNECTOR,
-                    "mp.messaging.outgoing." + PlannerChannels.DECISIONS + ".connector", InMemoryConnector.CONNECTOR,
-                    "mp.messaging.outgoing." + PlannerChannels.DEAD_LETTERS + ".connector", InMemoryConnector.CONNECTOR,
-                    "quarkus.kafka.health.enabled", "false");
+            return InMemoryChannels.config(List.of(PlannerChannels.SNAPSHOTS),
+                    List.of(PlannerChannels.DECISIONS, PlannerChannels.DEAD_LETTERS));
         }
     }
 
@@ -61,20 +59,17 @@ class PlannerWiringTest {
         assertThat(batch.refused()).isZero();
         List<? extends Message<ScaleDecision>> decisions = connector.<ScaleDecision>sink(PlannerChannels.DECISIONS).received();
         assertThat(decisions).singleElement().satisfies(message -> {
-            assertThat(key(message)).isEqualTo(cluster);
+            assertThat(InMemoryChannels.key(message)).isEqualTo(cluster);
             assertThat(message.getPayload().groups()).singleElement().satisfies(group -> assertThat(group.targetReplicas()).isEqualTo(15));
         });
         List<? extends Message<byte[]>> deadLetters = connector.<byte[]>sink(PlannerChannels.DEAD_LETTERS).received();
         assertThat(deadLetters).singleElement().satisfies(message -> {
-            assertThat(key(message)).isEqualTo("wiring/poison");
+            assertThat(InMemoryChannels.key(message)).isEqualTo("wiring/poison");
             Header reason = message.getMetadata(OutgoingKafkaRecordMetadata.class).orElseThrow().getHeaders().lastHeader("dead-letter-reason");
             assertThat(new String(reason.value(), StandardCharsets.UTF_8)).contains("schema version 9 is not supported");
         });
     }
 
-    private static Object key(Message<?> message) {
-        return message.getMetadata(OutgoingKafkaRecordMetadata.class).map(OutgoingKafkaRecordMetadata::getKey).orElse(null);
-    }
 
     /** The walk-through snapshot (15 pending one-CPU tasks) for {@code cluster}, observed now. */
     private static byte[] walkthrough(String cluster) {
