@@ -76,7 +76,7 @@ class PlannerTest {
 
         static Stream<Named<Case>> cases() {
             return Stream.of(
-                    when("walkthrough asks for fifteen workers at once in default mode",
+                    when("the walk-through asks for fifteen workers at once in Default mode",
                             Snapshots.walkthrough().head("CPU", "0").tasks(15, "CPU", "1"),
                             decision -> {
                                 assertThat(target(decision, "small-group").targetReplicas()).isEqualTo(15);
@@ -90,7 +90,7 @@ class PlannerTest {
                                     assertThat(reason.detail()).isEqualTo("0 -> 15 replicas (+15 for pending tasks)");
                                 });
                             }),
-                    when("explicit speed limits pending pods per group",
+                    when("an explicit upscaling speed limits the pending pods per group",
                             Snapshots.cluster().group(group("g", 2, 0, 50, "CPU", "1")).speed("2.5")
                                 .busy("w1", "g", Resources.of("CPU", "1"), Resources.NONE)
                                 .busy("w2", "g", Resources.of("CPU", "1"), Resources.NONE)
@@ -100,10 +100,10 @@ class PlannerTest {
                                 // ceil(2.5 x 2 running) = 5 pending at most, 1 already pending: 4 new.
                                 assertThat(target(decision, "g").targetReplicas()).isEqualTo(2 + 1 + 4);
                             }),
-                    when("cluster cap on pending launches holds back the rest",
+                    when("the cluster's cap on pending launches holds back the rest",
                             Snapshots.walkthrough().maxPendingLaunches(10).tasks(15, "CPU", "1"),
                             decision -> assertThat(target(decision, "small-group").targetReplicas()).isEqualTo(10)),
-                    when("pods waiting for a node are counted not requested again",
+                    when("pods waiting for a node are counted, not asked for again",
                             Snapshots.cluster().group(group("small-group", 5, 0, 20, "CPU", "1"))
                                 .pendingPod("p1", "small-group", Duration.ofSeconds(50))
                                 .pendingPod("p2", "small-group", Duration.ofSeconds(50))
@@ -124,7 +124,7 @@ class PlannerTest {
                                 assertThat(decision.changesAnything()).isFalse();
                                 assertThat(decision.launches()).containsExactly(new PendingLaunch("small-group", 0, 15));
                             }),
-                    when("never chooses a gpu group for cpu work while a cpu group fits",
+                    when("CPU work never goes to a GPU group while a CPU group fits it",
                             Snapshots.cluster()
                                 .group(group("gpu", 0, 0, 10, "CPU", "8", "GPU", "1"))
                                 .group(group("cpu", 0, 0, 10, "CPU", "4"))
@@ -133,7 +133,7 @@ class PlannerTest {
                                 assertThat(target(decision, "cpu").targetReplicas()).isEqualTo(2);
                                 assertThat(target(decision, "gpu").targetReplicas()).isZero();
                             }),
-                    when("min replicas come first and hold demand",
+                    when("minReplicas come first and hold demand",
                             Snapshots.cluster().group(group("g", 0, 3, 20, "CPU", "1")).tasks(10, "CPU", "1"),
                             decision -> {
                                 assertThat(target(decision, "g").targetReplicas()).isEqualTo(10);
@@ -181,7 +181,7 @@ class PlannerTest {
             return Stream.of(
                     // Listed first, the 6-CPU node would take the 4-CPU task and leave room for neither 3-CPU task (first fit opens a node).
                     // Ray scores the 4-CPU node higher for that task (it ends full), and the two 3-CPU tasks then fill the 6-CPU node.
-                    when("the node that ends fullest takes first so nothing new is opened",
+                    when("the node that ends fullest takes first, so nothing new is opened",
                             Snapshots.cluster()
                                 .group(group("cpu6", 1, 0, 10, "CPU", "6"))
                                 .group(group("cpu4", 1, 0, 10, "CPU", "4"))
@@ -194,7 +194,7 @@ class PlannerTest {
                                 assertThat(target(decision, "cpu6").targetReplicas()).isEqualTo(1);
                                 assertThat(target(decision, "cpu4").targetReplicas()).isEqualTo(1);
                             }),
-                    when("cpu work leaves the gpu node free so the gpu node is the one given back",
+                    when("CPU work leaves the GPU node free, so the GPU node is the one given back",
                             Snapshots.cluster()
                                 .group(group("gpu", 1, 0, 10, "CPU", "8", "GPU", "1"))
                                 .group(group("cpu", 1, 0, 10, "CPU", "8"))
@@ -232,7 +232,7 @@ class PlannerTest {
                                         "CPU", "1"),
                             decision -> assertThat(target(decision, "pricey").targetReplicas())
                                     .as("only the labelled group may hold the tasks").isEqualTo(1)),
-                    when("economical packing keeps within max replicas",
+                    when("economical packing keeps within maxReplicas",
                             Snapshots.cluster().group(PRICEY)
                                 .group(new WorkerGroup("cheap", 0, 0, 0, 1, 1, Resources.of("CPU", "4"), Map.of(), List.of(), null, false,
                                         List.of(), null, new BigDecimal("4")))
@@ -345,19 +345,19 @@ class PlannerTest {
 
         static Stream<Named<Case>> cases() {
             return Stream.of(
-                    when("counts against total capacity even when busy",
+                    when("request_resources counts against total capacity, busy or not",
                             Snapshots.cluster().group(group("cpu4", 2, 0, 10, "CPU", "4"))
                                 .busy("a", "cpu4", FOUR_CPU, Resources.NONE).busy("b", "cpu4", FOUR_CPU, Resources.NONE)
                                 .constraint(4, "CPU", "4"),
                             decision -> assertThat(target(decision, "cpu4").targetReplicas()).isEqualTo(4)),
-                    when("is all or nothing",
+                    when("request_resources is all or nothing",
                             Snapshots.cluster().group(group("cpu4", 0, 0, 3, "CPU", "4")).constraint(4, "CPU", "4"),
                             decision -> {
                                 assertThat(decision.changesAnything()).isFalse();
                                 assertThat(decision.infeasible()).singleElement()
                                         .satisfies(i -> assertThat(i.reason()).isEqualTo(InfeasibleReason.MAX_REPLICAS));
                             }),
-                    when("keeps idle nodes it counts",
+                    when("request_resources keeps the idle nodes it counts",
                             Snapshots.cluster().group(group("cpu4", 2, 0, 10, "CPU", "4"))
                                 .idle("a", "cpu4", FOUR_CPU, Duration.ofMinutes(10)).idle("b", "cpu4", FOUR_CPU, Duration.ofMinutes(10))
                                 .constraint(1, "CPU", "4"),
@@ -389,7 +389,7 @@ class PlannerTest {
                                 assertThat(target(decision, "cpu4").toDelete()).isEmpty();
                                 assertThat(target(decision, "cpu4").targetReplicas()).isEqualTo(2);
                             }),
-                    when("over max shrinks by pending then idle never busy",
+                    when("above maxReplicas, pending pods go first, then idle ones, never busy ones",
                             Snapshots.cluster().group(group("cpu4", 5, 0, 2, "CPU", "4"))
                                 .busy("busy1", "cpu4", FOUR_CPU, Resources.NONE)
                                 .busy("busy2", "cpu4", FOUR_CPU, Resources.NONE)
@@ -403,7 +403,7 @@ class PlannerTest {
                                 assertThat(cpu4.targetReplicas()).isEqualTo(2);
                                 assertThat(cpu4.notes()).singleElement().asString().contains("1 replica(s) above maxReplicas 2 are busy");
                             }),
-                    when("cluster cap shrinks not yet running first",
+                    when("above the cluster's worker cap, what is not yet running goes first",
                             Snapshots.cluster()
                                 .group(group("type_1", 2, 0, 2, "CPU", "1")).group(group("type_2", 2, 0, 2, "CPU", "1")).maxWorkers(3)
                                 .pendingPod("0", "type_1", Duration.ZERO)
@@ -415,7 +415,7 @@ class PlannerTest {
                                 assertThat(target(decision, "type_1").toDelete())
                                         .allSatisfy(d -> assertThat(d.cause()).isEqualTo(DeletionCause.MAX_WORKERS));
                             }),
-                    when("removes nodes idle longer than the timeout longest first down to min",
+                    when("nodes idle past the timeout go, longest idle first, down to minReplicas",
                             Snapshots.cluster().group(group("cpu4", 4, 1, 10, "CPU", "4"))
                                 .idle("short", "cpu4", FOUR_CPU, Duration.ofSeconds(30))
                                 .idle("long", "cpu4", FOUR_CPU, Duration.ofSeconds(600))
@@ -427,11 +427,11 @@ class PlannerTest {
                                 assertThat(target(decision, "cpu4").toDelete())
                                         .allSatisfy(d -> assertThat(d.cause()).isEqualTo(DeletionCause.IDLE));
                             }),
-                    when("idle nodes at min replicas stay",
+                    when("idle nodes at minReplicas stay",
                             Snapshots.cluster().group(group("cpu4", 2, 2, 10, "CPU", "4"))
                                 .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1)).idle("b", "cpu4", FOUR_CPU, Duration.ofHours(1)),
                             decision -> assertThat(decision.changesAnything()).isFalse()),
-                    when("per group idle timeout overrides the clusters",
+                    when("a group's idle timeout overrides the cluster's",
                             Snapshots.cluster().group(new WorkerGroup("cpu4", 0, 1, 0, 10, 1, FOUR_CPU, Map.of(), List.of(), 3600L, false))
                                 .idle("a", "cpu4", FOUR_CPU, Duration.ofMinutes(10)),
                             decision -> assertThat(decision.changesAnything()).isFalse()),
@@ -444,7 +444,7 @@ class PlannerTest {
                                 assertThat(target(decision, "cpu4").toDelete()).isEmpty();
                                 assertThat(target(decision, "cpu4").currentWorkersToDelete()).containsExactly("going");
                             }),
-                    when("a multi host replica goes whole and only when every host is idle",
+                    when("a multi-host replica goes whole, and only when every host is idle",
                             Snapshots.cluster().group(new WorkerGroup("tpu", 0, 2, 0, 4, 2, SLICE, Map.of(), List.of(), null, false))
                                 .node(host("r0-h0", "r0", SLICE, SLICE, 600_000))
                                 .node(host("r0-h1", "r0", SLICE, SLICE, 700_000))
@@ -454,7 +454,7 @@ class PlannerTest {
                                 assertThat(deleted(decision, "tpu")).containsExactlyInAnyOrder("r0-h0", "r0-h1");
                                 assertThat(target(decision, "tpu").targetReplicas()).isEqualTo(1);
                             }),
-                    when("multi host groups grow in whole replicas",
+                    when("multi-host groups grow in whole replicas",
                             Snapshots.cluster().group(new WorkerGroup("tpu", 0, 0, 0, 4, 4, SLICE, Map.of(), List.of(), null, false))
                                 .tasks(5, "TPU", "4"),
                             decision -> {
@@ -480,7 +480,7 @@ class PlannerTest {
 
         static Stream<Named<Case>> cases() {
             return Stream.of(
-                    when("a pod waiting longer than the patience is reported not deleted",
+                    when("a pod waiting longer than the patience is reported, not deleted",
                             Snapshots.walkthrough().group(group("other", 0, 0, 1, "CPU", "1"))
                                 .pendingPod("young", "small-group", Duration.ofMinutes(14))
                                 .pendingPod("old", "small-group", Duration.ofMinutes(16)),
@@ -522,7 +522,7 @@ class PlannerTest {
 
         static Stream<Named<Case>> cases() {
             return Stream.of(
-                    when("an unreadable gcs holds the size but still honours min replicas",
+                    when("an unreadable GCS holds the size but still honours minReplicas",
                             Snapshots.cluster()
                                 .group(group("a", 5, 0, 10, "CPU", "1")).group(group("b", 0, 2, 10, "CPU", "1"))
                                 .gcsUnavailable("UNAVAILABLE", "connection refused"),
@@ -535,7 +535,7 @@ class PlannerTest {
                                 assertThat(decision.codedReasons()).extracting(Reason::code, Reason::group)
                                         .containsExactly(tuple(ReasonCode.GCS_UNREADABLE, null), tuple(ReasonCode.REPLICAS_CHANGED, "b"));
                             }),
-                    when("a stale kubernetes view holds the size",
+                    when("a stale Kubernetes view holds the size",
                             Snapshots.cluster().group(group("cpu4", 2, 0, 10, "CPU", "4"))
                                 .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1)).idle("b", "cpu4", FOUR_CPU, Duration.ofHours(1))
                                 .tasks(100, "CPU", "1").kubernetesStale("watch disconnected"),
@@ -580,14 +580,14 @@ class PlannerTest {
 
         static Stream<Named<Case>> cases() {
             return Stream.of(
-                    when("selectors choose the group",
+                    when("label selectors choose the group",
                             Snapshots.cluster().group(SPOT).group(ON_DEMAND)
                                 .tasks(4, List.of(selector("market", LabelOperator.IN, "on-demand")), "CPU", "1"),
                             decision -> {
                                 assertThat(target(decision, "on-demand").targetReplicas()).isEqualTo(1);
                                 assertThat(target(decision, "spot").targetReplicas()).isZero();
                             }),
-                    when("falls back in order and reports what nothing matches",
+                    when("label selectors fall back in order, and what nothing matches is reported",
                             Snapshots.cluster().group(SPOT)
                                 .tasks(4, List.of(selector("market", LabelOperator.IN, "reserved"), selector("market", LabelOperator.NOT_IN, "on-demand")),
                                     "CPU", "1")
@@ -615,7 +615,7 @@ class PlannerTest {
 
         static Stream<Named<Case>> cases() {
             return Stream.of(
-                    when("decision names its snapshot and the resource version it assumed",
+                    when("a decision names its snapshot and the resourceVersion it assumed",
                             Snapshots.walkthrough().id("snap-42").tasks(1, "CPU", "1"),
                             decision -> {
                                 assertThat(decision.snapshotId()).isEqualTo("snap-42");
@@ -671,7 +671,7 @@ class PlannerTest {
                                 });
                                 assertThat(decision.launches()).isEmpty();
                             }),
-                    when("a node whose pod is gone is not counted so no replica is added for it",
+                    when("a node whose pod is gone is not counted, so no replica is added for it",
                             Snapshots.cluster().group(group("cpu4", 1, 0, 10, "CPU", "4"))
                                 .node(new RayNode("id-old", "old", null, "cpu4", NodeStatus.IDLE, FOUR_CPU, FOUR_CPU, 20_000, Map.of(), null, List.of(),
                                     dev.rayscale.events.PodState.GONE))
@@ -695,7 +695,7 @@ class PlannerTest {
                                 .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1))
                                 .idle("b", "cpu4", FOUR_CPU, Duration.ofHours(1)),
                             decision -> assertThat(target(decision, "cpu4").toDelete()).isEmpty()),
-                    when("replicas never drop below the pods left unnamed terminating ones included",
+                    when("replicas never drop below the pods left unnamed, terminating ones included",
                             Snapshots.cluster()
                                 .group(with(group("cpu4", 3, 0, 10, "CPU", "4"), false, List.of(), List.of("evicted"), null))
                                 .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1))
@@ -707,7 +707,7 @@ class PlannerTest {
                                         .as("b, c and the evicted pod still count").isEqualTo(3);
                                 assertThat(target(decision, "cpu4").notes()).anySatisfy(note -> assertThat(note).contains("pods of its own choosing"));
                             }),
-                    when("a huge backlog costs counts not nodes",
+                    when("a huge backlog costs counts, not nodes",
                             Snapshots.cluster().group(group("cpu1", 0, 0, Integer.MAX_VALUE, "CPU", "1"))
                                 .tasks(50_000_000, "CPU", "1"),
                             decision -> {
@@ -716,7 +716,7 @@ class PlannerTest {
                                 assertThat(decision.infeasible()).isEmpty();
                                 assertThat(decision.reasons()).anySatisfy(reason -> assertThat(reason).contains("wait for the upscaling limit"));
                             }),
-                    when("a group whose pods cannot be created gets no demand another group serves it and the failure is reported",
+                    when("a group whose pods cannot be created gets no demand: another group serves it, and the failure is reported",
                             Snapshots.cluster()
                                 .group(with(group("gpu", 3, 0, 10, "CPU", "4", "GPU", "1"), false, List.of(), List.of(), QUOTA))
                                 .group(group("cpu", 0, 0, 10, "CPU", "4"))
