@@ -18,6 +18,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -48,6 +50,10 @@ public class BenchAuditCommand implements Callable<Integer> {
     @Option(names = "--clusters", defaultValue = "1000", description = "Clusters in the history. Default: ${DEFAULT-VALUE}.")
     int clusters;
 
+    @Option(names = "--compression", defaultValue = "gzip",
+            description = "The producer's compression codec on the broker (gzip is what the three services write). Default: ${DEFAULT-VALUE}.")
+    String compression;
+
     @Spec
     CommandSpec spec;
 
@@ -75,7 +81,8 @@ public class BenchAuditCommand implements Callable<Integer> {
         try (BrokerProcess kafka = BrokerProcess.start(root, work.resolve("kafka"), KAFKA_PORT)) {
             String bootstrap = kafka.bootstrapServers().trim();
             produce(bootstrap, synthetic, start);
-            out.println("broker: " + written + " events on " + bootstrap + " (" + PARTITIONS + " partitions per topic)");
+            out.println("broker: " + written + " events on " + bootstrap + " (" + PARTITIONS + " partitions per topic, " + compression
+                    + " compressed)");
             out.flush();
             runs.add(measure(root, work, "kafka", List.of("audit", "--bootstrap-servers", bootstrap)));
             runs.add(measure(root, work, "kafka", List.of("replay", "--verify", "--bootstrap-servers", bootstrap)));
@@ -99,13 +106,26 @@ public class BenchAuditCommand implements Callable<Integer> {
             List<NewTopic> topics = KafkaRecords.TOPICS.stream().map(topic -> new NewTopic(topic, PARTITIONS, (short) 1)).toList();
             admin.createTopics(topics).all().get(60, TimeUnit.SECONDS);
         }
+        // Batched as the services batch (Kafka's default batch size), so that the broker holds batches like theirs.
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.LINGER_MS_CONFIG, "20", ProducerConfig.BATCH_SIZE_CONFIG, String.valueOf(512 * 1024),
+                ProducerConfig.LINGER_MS_CONFIG, "20", ProducerConfig.COMPRESSION_TYPE_CONFIG, compression,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true"), new StringSerializer(),
                 new ByteArraySerializer())) {
+            AtomicLong failed = new AtomicLong();
+            AtomicReference<Exception> firstFailure = new AtomicReference<>();
             synthetic.write(clusters, events, start, (Recorded record) -> producer.send(new ProducerRecord<>(record.topic(), null,
-                    record.timestamp(), record.key(), record.value(), record.headers())));
+                    record.timestamp(), record.key(), record.value(), record.headers()), (written, failure) -> {
+                        if (failure != null) {
+                            failed.incrementAndGet();
+                            firstFailure.compareAndSet(null, failure);
+                        }
+                    }));
             producer.flush();
+            if (failed.get() > 0) {
+                // A history with holes would be measured as a smaller one, and audited as incomplete: not a benchmark.
+                throw new IllegalStateException(failed.get() + " of the history's events could not be written to " + bootstrap
+                        + "; the first failure: " + firstFailure.get(), firstFailure.get());
+            }
         }
     }
 
