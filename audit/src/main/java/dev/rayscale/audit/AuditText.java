@@ -64,10 +64,11 @@ public final class AuditText implements AuditOutput {
 
     @Override
     public void finish(Auditor.Totals totals) {
-        if (onlyDecision == null && !totals.perCluster.isEmpty()) {
+        Map<String, long[]> perCluster = totals.perCluster();
+        if (onlyDecision == null && !perCluster.isEmpty()) {
             out.println();
             out.printf(Locale.ROOT, "%-40s %10s %10s %10s %8s%n", "cluster", "snapshots", "decisions", "results", "flags");
-            for (Map.Entry<String, long[]> cluster : totals.perCluster.entrySet()) {
+            for (Map.Entry<String, long[]> cluster : perCluster.entrySet()) {
                 long[] counts = cluster.getValue();
                 out.printf(Locale.ROOT, "%-40s %10d %10d %10d %8d%n", cluster.getKey(), counts[0], counts[1], counts[2], counts[3]);
             }

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -70,13 +71,18 @@ public final class Auditor {
         public long deadLetters;
         public final Map<Outcome, Long> outcomes = new TreeMap<>();
         public final Map<Flag.Kind, Long> flags = new TreeMap<>();
-        public final Map<String, long[]> perCluster = new TreeMap<>();
+        /** Counted for every record: hashed, and sorted only when printed. */
+        private final Map<String, long[]> perCluster = new HashMap<>();
 
         public boolean complete() {
             return flags.entrySet().stream().noneMatch(entry -> entry.getKey().fails() && entry.getValue() > 0);
         }
 
-        /** Per cluster: snapshots, decisions, results, failing flags. */
+        /** Per cluster, by name: snapshots, decisions, results, failing flags. */
+        public SortedMap<String, long[]> perCluster() {
+            return new TreeMap<>(perCluster);
+        }
+
         long[] of(String cluster) {
             return perCluster.computeIfAbsent(cluster, c -> new long[4]);
         }
