@@ -17,6 +17,13 @@ class EventCodecTest {
     }
 
     @Test
+    void warmingUpReadsEachTypesShippedWalkthroughExample() {
+        assertThat(EventCodec.SNAPSHOTS.warmUp()).isEqualTo(EventCodec.SNAPSHOTS.decode(Examples.document(EventType.SNAPSHOT, "walkthrough")));
+        assertThat(EventCodec.DECISIONS.warmUp()).isEqualTo(EventCodec.DECISIONS.decode(Examples.document(EventType.DECISION, "walkthrough")));
+        assertThat(EventCodec.ACTUATIONS.warmUp()).isEqualTo(EventCodec.ACTUATIONS.decode(Examples.document(EventType.ACTUATION, "walkthrough")));
+    }
+
+    @Test
     void malformedJsonIsAnInvalidEventNamingTheDocument() {
         assertThatThrownBy(() -> EventCodec.SNAPSHOTS.decode("{\"schemaVersion\": 1, \"id\": "))
                 .isExactlyInstanceOf(InvalidEventException.class)

@@ -11,6 +11,7 @@ import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.ScaleDecision;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -57,6 +58,15 @@ public class ActuationService {
         this.config = config;
         this.metrics = metrics;
         this.clock = Clock.systemUTC();
+    }
+
+    /**
+     * Takes at start-up what the first decision would otherwise wait for: the GCS channel and gRPC's transport (a real
+     * read of {@code sample}'s GCS) and the Kubernetes Event builders and serialisers.
+     */
+    void warmUp(RayCluster sample) {
+        events.warmUp(sample);
+        gcs.warmUp(sample);
     }
 
     public ActuationResult apply(ScaleDecision decision) {

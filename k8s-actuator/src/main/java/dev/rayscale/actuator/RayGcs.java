@@ -103,9 +103,7 @@ public class RayGcs {
     Map<String, List<String>> liveNodes(RayCluster cluster) {
         String clusterId = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
         try {
-            ClusterResourceState state = AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
-                    .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
-                    .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance()).getClusterResourceState();
+            ClusterResourceState state = state(clusterId, cluster);
             Map<String, List<String>> live = new HashMap<>();
             for (NodeState node : state.getNodeStatesList()) {
                 if (node.getStatus() != NodeStatus.DEAD && !node.getInstanceId().isEmpty()) {
@@ -117,6 +115,22 @@ public class RayGcs {
             LOG.warnf("%s: could not read the GCS to check Ray nodes before deleting pods: %s", clusterId, unreadable.getMessage());
             return null;
         }
+    }
+
+    /**
+     * Opens the cluster's channel and reads its state once: the first call of a cold JVM loads gRPC and its transport and
+     * opens a connection (0.6 s in the demo), which the first decision would otherwise wait for.
+     *
+     * @throws RuntimeException when the GCS cannot be read (then the first decision pays instead)
+     */
+    void warmUp(RayCluster cluster) {
+        state(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), cluster);
+    }
+
+    private ClusterResourceState state(String clusterId, RayCluster cluster) {
+        return AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
+                .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
+                .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance()).getClusterResourceState();
     }
 
     /**

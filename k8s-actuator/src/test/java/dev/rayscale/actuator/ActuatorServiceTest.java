@@ -519,6 +519,12 @@ class ActuatorServiceTest {
      */
     @Test
     void differentClustersOfABatchAreAppliedSideBySide() throws Exception {
+        // One decision first, so that the quick cluster's calls are warm: a cold JVM's first gRPC call can take longer on a
+        // busy machine than the stuck cluster's 1 s deadline, and this test is about the two running side by side.
+        RayCluster warm = create(unique("warm"), 0);
+        ScaleDecision warming = Decisions.scale(warm, 1, 0, 1, List.of());
+        consumer.handle(List.of(record(warming, new AtomicBoolean())));
+        awaitResult(warming);
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             RayCluster stuck = kubernetes.resources(RayCluster.class).inNamespace("default").resource(withGcs(
                     RayClusters.walkthrough("default", unique("stuck")), "127.0.0.1:" + silent.getLocalPort())).create();

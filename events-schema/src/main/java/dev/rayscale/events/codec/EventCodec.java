@@ -101,6 +101,20 @@ public final class EventCodec<T extends RayscaleEvent> {
         return decode(json);
     }
 
+    /**
+     * Reads and writes the shipped walkthrough example of this type once, and returns it. A cold JVM spends a good part of
+     * a second on its first event (loading the schema validator and the data binding); a service that calls this at
+     * start-up pays it there rather than on its first record.
+     *
+     * @throws IllegalStateException if the examples are not on the classpath (a native executable leaves them out)
+     */
+    public T warmUp() {
+        String name = type.schemaResource().replaceFirst("^schemas/", "").replaceFirst("\\.v\\d+\\.schema\\.json$", "");
+        T example = decode(EventSchemas.readResource("examples/" + name + "/walkthrough.json").toString());
+        encode(example);
+        return example;
+    }
+
     /** Reads an event from a parsed document; see {@link #decode(byte[])}. */
     public T decode(JsonNode tree) {
         if (tree == null || !tree.isObject()) {
