@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the collector counts: GCS polls and their latency, errors and how long reads have failed by cluster, clusters watched,
- * snapshot lag, snapshots too large to publish.
+ * snapshots published or not, snapshot lag, snapshots too large to publish.
  */
 @ApplicationScoped
 public class CollectorMetrics {
@@ -23,6 +23,8 @@ public class CollectorMetrics {
     private final Timer pollFailed;
     private final Timer lag;
     private final Counter skipped;
+    private final Counter sent;
+    private final Counter notSent;
     private final AtomicInteger watched = new AtomicInteger();
     private final AtomicInteger misconfigured = new AtomicInteger();
     /** Per cluster, when its GCS reads began to fail (epoch milliseconds), 0 while they succeed. */
@@ -38,6 +40,8 @@ public class CollectorMetrics {
                 .publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
         this.skipped = Counter.builder("rayscale.collector.polls.queued")
                 .description("Rounds in which more clusters were due than concurrent-call permits were free (reads queued)").register(registry);
+        this.sent = published("sent");
+        this.notSent = published("failed");
         Gauge.builder("rayscale.collector.clusters.watched", watched, AtomicInteger::get).strongReference(true).register(registry);
         Gauge.builder("rayscale.collector.clusters.misconfigured", misconfigured, AtomicInteger::get).strongReference(true).register(registry);
     }
@@ -68,8 +72,20 @@ public class CollectorMetrics {
         return start == 0 ? 0 : (System.currentTimeMillis() - start) / 1000.0;
     }
 
+    private Counter published(String outcome) {
+        return Counter.builder("rayscale.collector.snapshots.published").description("Snapshots handed to the producer, by what the broker said")
+                .tag("outcome", outcome).register(registry);
+    }
+
+    /** The broker has the snapshot, read from the GCS {@code sinceObserved} ago. */
     void published(Duration sinceObserved) {
+        sent.increment();
         lag.record(sinceObserved);
+    }
+
+    /** The broker refused the snapshot, or it never got there. */
+    void notPublished() {
+        notSent.increment();
     }
 
     /** A snapshot too large to be written (the producer's max.request.size or the topic's max.message.bytes). */

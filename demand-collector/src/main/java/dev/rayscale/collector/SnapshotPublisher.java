@@ -3,7 +3,6 @@ package dev.rayscale.collector;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.service.Causes;
 import dev.rayscale.service.EventOutbox;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -30,16 +29,14 @@ public class SnapshotPublisher {
     private static final Logger LOG = Logger.getLogger(SnapshotPublisher.class);
 
     private final EventOutbox<ClusterSnapshot> outbox;
-    private final MeterRegistry registry;
     private final CollectorMetrics metrics;
     private final ClusterWarnings warnings;
     /** Snapshots handed to the producer and not yet acknowledged: what shutting down waits for. */
     private final Set<CompletableFuture<Void>> unacknowledged = ConcurrentHashMap.newKeySet();
 
-    public SnapshotPublisher(@Channel(CollectorChannels.SNAPSHOTS) Emitter<ClusterSnapshot> emitter, MeterRegistry registry,
-            CollectorMetrics metrics, ClusterWarnings warnings) {
+    public SnapshotPublisher(@Channel(CollectorChannels.SNAPSHOTS) Emitter<ClusterSnapshot> emitter, CollectorMetrics metrics,
+            ClusterWarnings warnings) {
         this.outbox = new EventOutbox<>(emitter);
-        this.registry = registry;
         this.metrics = metrics;
         this.warnings = warnings;
     }
@@ -50,10 +47,12 @@ public class SnapshotPublisher {
         unacknowledged.add(sending);
         return sending.whenComplete((sent, failure) -> {
             unacknowledged.remove(sending);
-            registry.counter("rayscale.collector.snapshots.published", "outcome", failure == null ? "sent" : "failed").increment();
             if (failure == null) {
                 metrics.published(Duration.between(observedAt, Instant.now()));
-            } else if (Causes.root(failure) instanceof RecordTooLargeException tooLarge) {
+                return;
+            }
+            metrics.notPublished();
+            if (Causes.root(failure) instanceof RecordTooLargeException tooLarge) {
                 // Publishing it again will not make it fit: said once per generation of the cluster, counted every time.
                 metrics.tooLarge(snapshot.cluster().id());
                 warnings.once(cluster, "SnapshotTooLarge", "Rayscale cannot publish this cluster's snapshots, so it is not scaling it: "

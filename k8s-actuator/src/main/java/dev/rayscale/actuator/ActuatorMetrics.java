@@ -2,11 +2,11 @@ package dev.rayscale.actuator;
 
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.Outcome;
+import dev.rayscale.service.MetricTags;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.Locale;
 
 /** What the actuator counts: outcomes by kind (in total and per cluster) and by cause, drains accepted and refused, and decision-to-patch latency. */
 @ApplicationScoped
@@ -26,7 +26,7 @@ public class ActuatorMetrics {
             registry.counter("rayscale.actuator.outcomes", "outcome", outcome.name());
         }
         for (ActuationCause cause : ActuationCause.values()) {
-            registry.counter(CAUSES, "cause", tag(cause));
+            registry.counter(CAUSES, "cause", MetricTags.of(cause));
         }
         registry.counter("rayscale.actuator.drains", "result", "accepted");
         registry.counter("rayscale.actuator.drains", "result", "refused");
@@ -40,11 +40,7 @@ public class ActuatorMetrics {
     void outcome(String cluster, ActuationCause cause) {
         registry.counter("rayscale.actuator.outcomes", "outcome", cause.outcome().name()).increment();
         registry.counter("rayscale.actuator.results", "cluster", cluster, "outcome", cause.outcome().name()).increment();
-        registry.counter(CAUSES, "cause", tag(cause)).increment();
-    }
-
-    private static String tag(ActuationCause cause) {
-        return cause.name().toLowerCase(Locale.ROOT);
+        registry.counter(CAUSES, "cause", MetricTags.of(cause)).increment();
     }
 
     void drains(int accepted, int refused) {

@@ -1,6 +1,7 @@
 package dev.rayscale.actuator;
 
 import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.service.BackgroundWarmup;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.StartupEvent;
@@ -8,7 +9,6 @@ import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
-import org.jboss.logging.Logger;
 
 /**
  * Makes the first decision as quick as the later ones. Right after start-up, off the start-up path, it does once what
@@ -19,29 +19,13 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class Warmup {
 
-    private static final Logger LOG = Logger.getLogger(Warmup.class);
-
     void warm(@Observes StartupEvent event, KubernetesClient client, ActuationService actuation) {
-        Thread thread = new Thread(() -> {
-            long start = System.nanoTime();
-            try {
-                EventCodec.DECISIONS.warmUp();
-                EventCodec.ACTUATIONS.warmUp();
-            } catch (RuntimeException notShipped) {
-                LOG.debugf("could not warm up the event codecs (the first decision will): %s", notShipped.getMessage());
-            }
-            try {
-                List<RayCluster> sample = client.resources(RayCluster.class).inAnyNamespace()
-                        .list(new ListOptionsBuilder().withLimit(1L).build()).getItems();
-                if (!sample.isEmpty()) {
-                    actuation.warmUp(sample.get(0));
-                }
-                LOG.debugf("warmed up in %d ms", (System.nanoTime() - start) / 1_000_000);
-            } catch (RuntimeException notYet) {
-                LOG.debugf("could not warm up the Kubernetes API or the GCS (the first decision will): %s", notYet.getMessage());
-            }
-        }, "actuator-warmup");
-        thread.setDaemon(true);
-        thread.start();
+        BackgroundWarmup.start("actuator-warmup", List.of(
+                new BackgroundWarmup.Step("the event codecs", () -> {
+                    EventCodec.DECISIONS.warmUp();
+                    EventCodec.ACTUATIONS.warmUp();
+                }),
+                new BackgroundWarmup.Step("the Kubernetes API and the GCS", () -> client.resources(RayCluster.class).inAnyNamespace()
+                        .list(new ListOptionsBuilder().withLimit(1L).build()).getItems().stream().findFirst().ifPresent(actuation::warmUp))));
     }
 }

@@ -6,12 +6,12 @@ import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.Reason;
 import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.service.MetricTags;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,7 +41,7 @@ public class PlannerMetrics {
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired");
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "superseded");
         for (ReasonCode code : ReasonCode.values()) {
-            registry.counter(REASONS, "code", tag(code));
+            registry.counter(REASONS, "code", MetricTags.of(code));
         }
     }
 
@@ -93,22 +93,19 @@ public class PlannerMetrics {
     void published(ScaleDecision decision) {
         registry.counter("rayscale.planner.decisions", "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
         decision.codedReasons().stream().map(Reason::code).distinct()
-                .forEach(code -> registry.counter(REASONS, "code", tag(code)).increment());
+                .forEach(code -> registry.counter(REASONS, "code", MetricTags.of(code)).increment());
     }
 
     /** scale_up, scale_down, mixed or unchanged; hold (the cluster's state was unknown) or frozen (Rayscale is suspended). */
     static String kind(ScaleDecision decision) {
         if (decision.mode() != null && decision.mode() != DecisionMode.ACTIVE) {
-            return tag(decision.mode());
+            return MetricTags.of(decision.mode());
         }
         boolean up = decision.groups().stream().anyMatch(g -> g.targetReplicas() > g.currentReplicas());
         boolean down = decision.groups().stream().anyMatch(g -> g.targetReplicas() < g.currentReplicas() || !g.toDelete().isEmpty());
         return up && down ? "mixed" : up ? "scale_up" : down ? "scale_down" : "unchanged";
     }
 
-    private static String tag(Enum<?> value) {
-        return value.name().toLowerCase(Locale.ROOT);
-    }
 
     private static long size(InfeasibleDemand demand) {
         return demand.count() != null ? demand.count() : Math.max(1, demand.bundles().size());

@@ -7,8 +7,11 @@ import dev.rayscale.planner.core.Planner;
 import dev.rayscale.service.DeadLetters;
 import dev.rayscale.service.EventInbox;
 import dev.rayscale.service.EventOutbox;
+import dev.rayscale.service.InFlight;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -41,6 +44,8 @@ public class SnapshotConsumer {
      * its decision is on the broker, and decisions leave in the order they were made.
      */
     static final int PIPELINED_DECISIONS = 64;
+    /** How long stopping waits for the batches under way: planning is quick; most of it is waiting for the broker. */
+    private static final Duration DRAIN_PATIENCE = Duration.ofSeconds(20);
 
     private final EventInbox<ClusterSnapshot> inbox;
     private final EventOutbox<ScaleDecision> outbox;
@@ -48,6 +53,7 @@ public class SnapshotConsumer {
     private final PlannerMetrics metrics;
     private final Duration ttl;
     private final Clock clock;
+    private final InFlight inFlight = new InFlight();
 
     public SnapshotConsumer(MeterRegistry registry, PlannerConfig config, PlannerMetrics metrics,
             @Channel(PlannerChannels.DECISIONS) Emitter<ScaleDecision> decisions,
@@ -64,8 +70,18 @@ public class SnapshotConsumer {
     @Incoming(PlannerChannels.SNAPSHOTS)
     @Blocking(ordered = true)
     public CompletionStage<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        handle(batch.getRecords());
+        if (!inFlight.run(() -> handle(batch.getRecords()))) {
+            LOG.debugf("stopping: %d snapshot(s) left unacknowledged for the partition's next reader", batch.getRecords().size());
+        }
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** While the beans that planning calls are still there: the batches under way end, and no new one starts. */
+    void drain(@Observes ShutdownEvent event) {
+        if (!inFlight.drain(DRAIN_PATIENCE)) {
+            LOG.warnf("stopping while snapshots are still being planned after %s; those not yet acknowledged are planned again by the "
+                    + "partition's next reader", DRAIN_PATIENCE);
+        }
     }
 
     /**

@@ -2,10 +2,11 @@ package dev.rayscale.planner;
 
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.planner.core.Planner;
+import dev.rayscale.service.BackgroundWarmup;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import org.jboss.logging.Logger;
+import java.util.List;
 
 /**
  * Makes the first snapshot as quick to plan as the later ones: right after start-up, off the start-up path, it reads the
@@ -15,19 +16,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class Warmup {
 
-    private static final Logger LOG = Logger.getLogger(Warmup.class);
-
     void warm(@Observes StartupEvent event, PlannerConfig config) {
-        Thread thread = new Thread(() -> {
-            long start = System.nanoTime();
-            try {
-                EventCodec.DECISIONS.encode(new Planner(config.settings()).plan(EventCodec.SNAPSHOTS.warmUp()));
-                LOG.debugf("warmed up in %d ms", (System.nanoTime() - start) / 1_000_000);
-            } catch (RuntimeException notShipped) {
-                LOG.debugf("could not warm up (the first snapshot will): %s", notShipped.getMessage());
-            }
-        }, "planner-warmup");
-        thread.setDaemon(true);
-        thread.start();
+        BackgroundWarmup.start("planner-warmup", List.of(new BackgroundWarmup.Step("the event codecs and the planner",
+                () -> EventCodec.DECISIONS.encode(new Planner(config.settings()).plan(EventCodec.SNAPSHOTS.warmUp())))));
     }
 }

@@ -28,11 +28,11 @@ public record Notice(boolean warning, String reason, String message) {
     static List<Notice> changes(ScaleDecision decision, ActuationPlan plan, boolean dryRun) {
         List<Notice> notices = new ArrayList<>();
         for (GroupPlan group : plan.groups()) {
-            int before = group.replicasBefore();
-            int after = group.replicasAfter();
             if (!group.changes()) {
                 continue;
             }
+            int before = group.replicasBefore();
+            int after = group.replicasAfter();
             if (after > before) {
                 notices.add(new Notice(false, "ScaledUp", prefix(dryRun) + group.name() + ": replicas " + before + " -> " + after
                         + " (decision " + decision.id() + ")"));
