@@ -230,8 +230,7 @@ public class ClusterPoller {
     }
 
     static boolean optedIn(RayCluster cluster) {
-        Map<String, String> annotations = cluster.getMetadata().getAnnotations();
-        return annotations != null && OPT_IN_VALUE.equals(annotations.get(OPT_IN_ANNOTATION));
+        return Annotations.optedIn(cluster.getMetadata().getAnnotations());
     }
 
     /** Clusters this replica reads now. */

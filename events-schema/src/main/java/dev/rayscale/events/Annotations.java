@@ -1,5 +1,7 @@
 package dev.rayscale.events;
 
+import java.util.Map;
+
 /**
  * The annotations on a RayCluster that are part of Rayscale's contract: what opts a cluster in, and
  * the applied-decision mark the actuator writes with every patch (the collector reads it too, so that
@@ -16,5 +18,10 @@ public final class Annotations {
     public static final String LAST_APPLIED_DECISION = "rayscale.dev/last-applied-decision";
 
     private Annotations() {
+    }
+
+    /** Whether a RayCluster with these annotations (null when it has none) has opted in. */
+    public static boolean optedIn(Map<String, String> annotations) {
+        return annotations != null && AUTOSCALING_ENABLED.equals(annotations.get(AUTOSCALING));
     }
 }

@@ -41,7 +41,7 @@ final class Observations {
         }
         return new ObservedCluster(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid(),
                 cluster.getMetadata().getResourceVersion(), annotations != null,
-                annotations != null && Annotations.AUTOSCALING_ENABLED.equals(annotations.get(Annotations.AUTOSCALING)),
+                Annotations.optedIn(annotations),
                 AppliedMark.of(annotations), annotations != null && "true".equalsIgnoreCase(annotations.get(DRY_RUN_ANNOTATION)),
                 groups, observedPods, null);
     }

@@ -1,5 +1,6 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.events.Annotations;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.service.BackgroundWarmup;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
@@ -13,11 +14,14 @@ import java.util.List;
 /**
  * Makes the first decision as quick as the later ones. Right after start-up, off the start-up path, it does once what
  * the first decision would otherwise pay for in a cold JVM (about 1.3 s in the demo, of which 0.6 s was the GCS call):
- * it reads and writes an example decision and result, reads one RayCluster (opening the API server connection and
- * loading what reading and patching a RayCluster needs), builds an Event about it, and reads its GCS.
+ * it reads and writes an example decision and result, reads a page of RayClusters (opening the API server connection and
+ * loading what reading and patching a RayCluster needs) and, for the first opted-in one, builds an Event and reads its GCS.
  */
 @ApplicationScoped
 public class Warmup {
+
+    /** RayClusters read to find an opted-in one: only such a cluster's GCS is Rayscale's to call. */
+    private static final long SAMPLE = 50;
 
     void warm(@Observes StartupEvent event, KubernetesClient client, ActuationService actuation) {
         BackgroundWarmup.start("actuator-warmup", List.of(
@@ -26,6 +30,8 @@ public class Warmup {
                     EventCodec.ACTUATIONS.warmUp();
                 }),
                 new BackgroundWarmup.Step("the Kubernetes API and the GCS", () -> client.resources(RayCluster.class).inAnyNamespace()
-                        .list(new ListOptionsBuilder().withLimit(1L).build()).getItems().stream().findFirst().ifPresent(actuation::warmUp))));
+                        .list(new ListOptionsBuilder().withLimit(SAMPLE).build()).getItems().stream()
+                        .filter(cluster -> Annotations.optedIn(cluster.getMetadata().getAnnotations())).findFirst()
+                        .ifPresent(actuation::warmUp))));
     }
 }
