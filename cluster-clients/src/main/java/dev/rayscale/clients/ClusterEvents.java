@@ -35,8 +35,13 @@ public final class ClusterEvents {
      * reported as false.
      */
     public boolean record(RayCluster cluster, Type type, String reason, String message) {
+        return create(event(cluster, type, reason, message));
+    }
+
+    /** Sends an event built earlier by {@link #event}; false if the API server did not take it. */
+    public boolean create(Event event) {
         try {
-            client.v1().events().inNamespace(cluster.getMetadata().getNamespace()).resource(event(cluster, type, reason, message)).create();
+            client.v1().events().inNamespace(event.getMetadata().getNamespace()).resource(event).create();
             return true;
         } catch (KubernetesClientException e) {
             return false;
@@ -51,7 +56,8 @@ public final class ClusterEvents {
         client.getKubernetesSerialization().asJson(event(cluster, Type.Normal, "WarmUp", "not sent"));
     }
 
-    private Event event(RayCluster cluster, Type type, String reason, String message) {
+    /** The event as {@link #record} would send it, stamped now: a caller that sends it later keeps the time it happened. */
+    public Event event(RayCluster cluster, Type type, String reason, String message) {
         String now = Instant.now().toString();
         String namespace = cluster.getMetadata().getNamespace();
         return new EventBuilder()

@@ -62,6 +62,11 @@ public final class GcsChannels implements AutoCloseable {
         this.defaultTls = defaultTls;
     }
 
+    /** The id channels are kept under: {@code namespace/name}, as events name a cluster ({@code ClusterRef.id()}). */
+    public static String id(RayCluster cluster) {
+        return cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+    }
+
     /**
      * The channel to the cluster's GCS, opened on first use and reopened if its address or TLS setting
      * changed. The token is read when the channel opens; after a refused call, {@link #release} it so

@@ -38,8 +38,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class ClusterPoller {
 
-    public static final String OPT_IN_ANNOTATION = Annotations.AUTOSCALING;
-    public static final String OPT_IN_VALUE = Annotations.AUTOSCALING_ENABLED;
     private static final Logger LOG = Logger.getLogger(ClusterPoller.class);
 
     private final ClusterInventory inventory;
@@ -113,7 +111,7 @@ public class ClusterPoller {
             Set<String> seen = new HashSet<>();
             int misconfigured = 0;
             for (RayCluster cluster : inventory.clusters()) {
-                String id = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+                String id = GcsChannels.id(cluster);
                 if (!optedIn(cluster) || !sharding.owns(id)) {
                     continue;
                 }
@@ -121,7 +119,7 @@ public class ClusterPoller {
                     misconfigured++;
                     warnings.once(cluster, "InTreeAutoscalingEnabled", "spec.enableInTreeAutoscaling is true: Ray's own autoscaler "
                             + "would fight Rayscale over the same fields, so Rayscale leaves this cluster alone. Set it to false, "
-                            + "or remove the annotation " + OPT_IN_ANNOTATION + ".");
+                            + "or remove the annotation " + Annotations.AUTOSCALING + ".");
                     continue;
                 }
                 seen.add(id);

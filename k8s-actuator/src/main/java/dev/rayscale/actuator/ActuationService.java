@@ -4,14 +4,11 @@ import dev.rayscale.actuator.core.Actuation;
 import dev.rayscale.actuator.core.ActuationPlan;
 import dev.rayscale.actuator.core.Ending;
 import dev.rayscale.actuator.core.Notice;
-import dev.rayscale.clients.ClusterEvents;
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.ScaleDecision;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,13 +25,14 @@ import org.jboss.logging.Logger;
  * <ol>
  *   <li><b>observe</b>: the RayCluster (and its pods and the GCS's live nodes when pods are to go);</li>
  *   <li><b>judge</b> ({@link Actuation#judge}): STALE if expired, superseded, re-created or changed since the
- *       snapshot; NOOP if this very decision was applied already; otherwise the plan of what to drain and patch;</li>
+ *       snapshot (a decision made before this actuator's last write to the cluster changed what it assumed is
+ *       superseded before anything is read, {@link LastWrites}); NOOP if this very decision was applied already; otherwise the plan of what to drain and patch;</li>
  *   <li><b>drain</b> through the GCS, then <b>settle</b>: only accepted drains of the nodes the decision
  *       named are deleted; a second GCS read keeps back any pod in which a new raylet appeared;</li>
  *   <li><b>write</b> ({@link PatchWriter}) one compare-and-set JSON Patch, unless {@link Actuation#afterDrains}
  *       finds nothing to write;</li>
- *   <li><b>report</b> the {@link Ending}: Kubernetes Events, the GCS when the decision is in force, metrics, and
- *       the result.</li>
+ *   <li><b>report</b> the {@link Ending}: metrics and the result; Kubernetes Events and, when the decision is in force,
+ *       the GCS are told off the decision's path ({@link ClusterReports}).</li>
  * </ol>
  */
 @ApplicationScoped
@@ -45,28 +43,21 @@ public class ActuationService {
     private final ClusterApi api;
     private final RayGcs gcs;
     private final PatchWriter writer;
-    private final ClusterEvents events;
+    private final LastWrites lastWrites;
+    private final ClusterReports reports;
     private final ActuatorConfig config;
     private final ActuatorMetrics metrics;
     private final Clock clock;
 
-    public ActuationService(ClusterApi api, RayGcs gcs, KubernetesClient kubernetes, ActuatorConfig config, ActuatorMetrics metrics) {
+    public ActuationService(ClusterApi api, RayGcs gcs, ClusterReports reports, ActuatorConfig config, ActuatorMetrics metrics) {
         this.api = api;
         this.gcs = gcs;
-        this.writer = new PatchWriter(api, gcs, config.patchAttempts());
-        this.events = new ClusterEvents(kubernetes, "rayscale-k8s-actuator");
+        this.clock = Clock.systemUTC();
+        this.lastWrites = new LastWrites(clock);
+        this.writer = new PatchWriter(api, gcs, lastWrites, config.patchAttempts());
+        this.reports = reports;
         this.config = config;
         this.metrics = metrics;
-        this.clock = Clock.systemUTC();
-    }
-
-    /**
-     * Takes at start-up what the first decision would otherwise wait for: the GCS channel and gRPC's transport (a real
-     * read of {@code sample}'s GCS) and the Kubernetes Event builders and serialisers.
-     */
-    void warmUp(RayCluster sample) {
-        events.warmUp(sample);
-        gcs.warmUp(sample);
     }
 
     public ActuationResult apply(ScaleDecision decision) {
@@ -96,11 +87,14 @@ public class ActuationService {
     }
 
     private Ending actuate(ScaleDecision decision, ScaleDecision newer, Instant received) {
-        Optional<Ending> unread = Actuation.beforeReading(decision, newer, received);
+        Optional<Ending> unread = Actuation.beforeReading(decision, newer, lastWrites.to(decision), received);
         if (unread.isPresent()) {
             return unread.get();
         }
         ClusterApi.Observation observed = observe(decision);
+        if (observed == null) {
+            lastWrites.forget(decision);
+        }
         Actuation.Next next = Actuation.judge(decision, observed == null ? null : observed.view(), clock.instant(), config.dryRun());
         if (next instanceof Actuation.Drain drain) {
             settle(observed, decision, drain, drain(observed, decision, drain));
@@ -146,26 +140,18 @@ public class ActuationService {
         record(observed, Notice.refusals(decision, plan.rejections(), drain.dryRun()));
     }
 
-    /** Tells people (Kubernetes Events) and, when the decision is in force, the GCS (so that {@code ray status} shows it). */
+    /** Hands the Events and, when the decision is in force, the GCS report (so that {@code ray status} shows it) to be sent. */
     private void report(ClusterApi.Observation observed, ScaleDecision decision, Ending ending) {
         if (ending.patched()) {
             metrics.patched(Duration.between(decision.decidedAt(), clock.instant()));
         }
         record(observed, ending.notices());
-        if (!ending.inForce() || !config.gcs().report()) {
-            return;
-        }
-        try {
-            gcs.report(observed.cluster(), decision);
-        } catch (RuntimeException e) {
-            LOG.warnf("%s: could not report the autoscaling state to the GCS: %s", decision.cluster().id(), e.getMessage());
+        if (ending.inForce()) {
+            reports.gcs(observed.cluster(), decision);
         }
     }
 
     private void record(ClusterApi.Observation observed, List<Notice> notices) {
-        for (Notice notice : notices) {
-            events.record(observed.cluster(), notice.warning() ? ClusterEvents.Type.Warning : ClusterEvents.Type.Normal,
-                    notice.reason(), notice.message());
-        }
+        reports.events(observed.cluster(), notices);
     }
 }

@@ -7,12 +7,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.List;
 
-/** What the actuator counts: outcomes by kind (in total and per cluster) and by cause, drains accepted and refused, and decision-to-patch latency. */
+/**
+ * What the actuator counts: outcomes by kind (in total and per cluster) and by cause, drains accepted and refused,
+ * decision-to-patch latency, and reports dropped because too many were waiting to be sent.
+ */
 @ApplicationScoped
 public class ActuatorMetrics {
 
     private static final String CAUSES = "rayscale.actuator.causes";
+    private static final String REPORTS_DROPPED = "rayscale.actuator.reports.dropped";
+    private static final List<String> REPORT_KINDS = List.of("event", "gcs");
 
     private final MeterRegistry registry;
     private final Timer decisionToPatch;
@@ -30,6 +36,9 @@ public class ActuatorMetrics {
         }
         registry.counter("rayscale.actuator.drains", "result", "accepted");
         registry.counter("rayscale.actuator.drains", "result", "refused");
+        for (String kind : REPORT_KINDS) {
+            registry.counter(REPORTS_DROPPED, "kind", kind);
+        }
     }
 
     /**
@@ -46,6 +55,11 @@ public class ActuatorMetrics {
     void drains(int accepted, int refused) {
         registry.counter("rayscale.actuator.drains", "result", "accepted").increment(accepted);
         registry.counter("rayscale.actuator.drains", "result", "refused").increment(refused);
+    }
+
+    /** A report (an Event, a GCS report) dropped because the queue of reports to send was full. */
+    void reportDropped(String kind) {
+        registry.counter(REPORTS_DROPPED, "kind", kind).increment();
     }
 
     void patched(Duration sinceDecision) {

@@ -13,8 +13,8 @@ import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -29,7 +29,6 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.jboss.logging.Logger;
 
 /**
  * The actuator service: each decision from {@code rayscale.decisions} is applied and its result
@@ -53,15 +52,12 @@ public class DecisionConsumer {
      * only once its result is on the broker; a cluster's results leave in the order its decisions were applied.
      */
     static final int PIPELINED_RESULTS = 64;
-    /** How long stopping waits for the decisions under way: a few API calls and GCS calls, each bounded by its own timeout. */
-    private static final Duration DRAIN_PATIENCE = Duration.ofSeconds(20);
-    private static final Logger LOG = Logger.getLogger(DecisionConsumer.class);
 
     private final EventInbox<ScaleDecision> inbox;
     private final EventOutbox<ActuationResult> outbox;
     private final ActuationService actuation;
     private final ExecutorService workers;
-    private final InFlight inFlight = new InFlight();
+    private final InFlight inFlight = new InFlight("decisions", "applied");
 
     public DecisionConsumer(MeterRegistry registry, ActuationService actuation, ActuatorConfig config,
             @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results,
@@ -80,18 +76,12 @@ public class DecisionConsumer {
     @Incoming(ActuatorChannels.DECISIONS)
     @Blocking(ordered = true)
     public CompletionStage<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        if (!inFlight.run(() -> handle(batch.getRecords()))) {
-            LOG.debugf("stopping: %d decision(s) left unacknowledged for the partition's next reader", batch.getRecords().size());
-        }
-        return CompletableFuture.completedFuture(null);
+        return inFlight.consume(batch.getRecords().size(), () -> handle(batch.getRecords()));
     }
 
     /** While the beans that applying calls are still there: the batches under way end, and no new one starts. */
-    void drain(@Observes ShutdownEvent event) {
-        if (!inFlight.drain(DRAIN_PATIENCE)) {
-            LOG.warnf("stopping while decisions are still being applied after %s; those not yet acknowledged are applied again by the "
-                    + "partition's next reader", DRAIN_PATIENCE);
-        }
+    void drain(@Observes @Priority(ShutdownOrder.DECISIONS) ShutdownEvent event) {
+        inFlight.stop();
     }
 
     /**

@@ -19,11 +19,13 @@ final class PatchWriter {
 
     private final ClusterApi api;
     private final RayGcs gcs;
+    private final LastWrites lastWrites;
     private final int maxAttempts;
 
-    PatchWriter(ClusterApi api, RayGcs gcs, int maxAttempts) {
+    PatchWriter(ClusterApi api, RayGcs gcs, LastWrites lastWrites, int maxAttempts) {
         this.api = api;
         this.gcs = gcs;
+        this.lastWrites = lastWrites;
         this.maxAttempts = Math.max(1, maxAttempts);
     }
 
@@ -35,7 +37,8 @@ final class PatchWriter {
         for (int attempts = 1; ; attempts++) {
             ClusterApi.PatchOutcome outcome = api.patch(observed.namespace(), observed.name(), Patches.build(attempt, mark));
             if (outcome instanceof ClusterApi.PatchOutcome.Applied applied) {
-                return Ending.patched(decision, attempt, before, applied.resourceVersion(), attempts, history);
+                lastWrites.wrote(decision, applied.after());
+                return Ending.patched(decision, attempt, before, applied.after().resourceVersion(), attempts, history);
             }
             if (outcome instanceof ClusterApi.PatchOutcome.Refused refused) {
                 return Ending.patchRefused(attempt, before, attempts, refused.message());
@@ -50,6 +53,7 @@ final class PatchWriter {
             }
             ClusterApi.Observation reread = api.observe(observed.namespace(), observed.name(), true);
             if (reread != null && reread.view().mark().names(decision)) {
+                lastWrites.wrote(decision, reread.view());
                 return Ending.patched(decision, attempt, before, reread.view().resourceVersion(), attempts,
                         history + "attempt " + attempts + " was answered \"" + message + "\" but had landed; ");
             }

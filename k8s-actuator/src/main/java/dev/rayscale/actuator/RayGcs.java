@@ -29,6 +29,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.quarkus.runtime.ShutdownEvent;
 import io.ray.v1.RayCluster;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Instant;
@@ -59,7 +60,7 @@ public class RayGcs {
         this.deadlineMillis = config.gcs().deadline().toMillis();
     }
 
-    void close(@Observes ShutdownEvent event) {
+    void close(@Observes @Priority(ShutdownOrder.CHANNELS) ShutdownEvent event) {
         channels.close();
     }
 
@@ -69,7 +70,7 @@ public class RayGcs {
      */
     Map<String, String> drain(RayCluster cluster, List<PodDeletion> deletions, String decisionId) {
         Map<String, String> refusals = new LinkedHashMap<>();
-        String clusterId = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+        String clusterId = GcsChannels.id(cluster);
         for (PodDeletion deletion : deletions) {
             try {
                 DrainNodeReply reply = AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
@@ -101,7 +102,7 @@ public class RayGcs {
      * count as alive until its health checks fail (A4.19).
      */
     Map<String, List<String>> liveNodes(RayCluster cluster) {
-        String clusterId = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+        String clusterId = GcsChannels.id(cluster);
         try {
             ClusterResourceState state = state(clusterId, cluster);
             Map<String, List<String>> live = new HashMap<>();
@@ -124,7 +125,7 @@ public class RayGcs {
      * @throws RuntimeException when the GCS cannot be read (then the first decision pays instead)
      */
     void warmUp(RayCluster cluster) {
-        state(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName(), cluster);
+        state(GcsChannels.id(cluster), cluster);
     }
 
     private ClusterResourceState state(String clusterId, RayCluster cluster) {
@@ -175,7 +176,7 @@ public class RayGcs {
                 }
             }
         }
-        String clusterId = cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName();
+        String clusterId = GcsChannels.id(cluster);
         AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
                 .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
                 .reportAutoscalingState(ReportAutoscalingStateRequest.newBuilder().setAutoscalingState(state).build());

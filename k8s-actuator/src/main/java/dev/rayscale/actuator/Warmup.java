@@ -23,7 +23,7 @@ public class Warmup {
     /** RayClusters read to find an opted-in one: only such a cluster's GCS is Rayscale's to call. */
     private static final long SAMPLE = 50;
 
-    void warm(@Observes StartupEvent event, KubernetesClient client, ActuationService actuation) {
+    void warm(@Observes StartupEvent event, KubernetesClient client, ClusterReports reports) {
         BackgroundWarmup.start("actuator-warmup", List.of(
                 new BackgroundWarmup.Step("the event codecs", () -> {
                     EventCodec.DECISIONS.warmUp();
@@ -32,6 +32,6 @@ public class Warmup {
                 new BackgroundWarmup.Step("the Kubernetes API and the GCS", () -> client.resources(RayCluster.class).inAnyNamespace()
                         .list(new ListOptionsBuilder().withLimit(SAMPLE).build()).getItems().stream()
                         .filter(cluster -> Annotations.optedIn(cluster.getMetadata().getAnnotations())).findFirst()
-                        .ifPresent(actuation::warmUp))));
+                        .ifPresent(reports::warmUp))));
     }
 }

@@ -23,6 +23,7 @@ import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kafka.InjectKafkaCompanion;
@@ -74,6 +75,9 @@ class ActuatorServiceTest {
     @Inject
     DecisionConsumer consumer;
 
+    @Inject
+    ClusterReports reports;
+
     private FakeGcs gcs;
     private ConsumerTask<String, byte[]> results;
 
@@ -107,7 +111,7 @@ class ActuatorServiceTest {
         assertThat(now.getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(15);
         assertThat(now.getMetadata().getAnnotations()).containsEntry(AppliedMark.SEQUENCE, "10").containsEntry(AppliedMark.DECISION, decision.id());
         assertThat(result.resourceVersionAfter()).isEqualTo(now.getMetadata().getResourceVersion());
-        assertThat(events(cluster)).anyMatch(e -> "ScaledUp".equals(e.getReason()) && e.getMessage().contains(decision.id()));
+        assertThat(eventsSent(cluster)).anyMatch(e -> "ScaledUp".equals(e.getReason()) && e.getMessage().contains(decision.id()));
         await().atMost(WITHIN).until(() -> !gcs.reports().isEmpty());
         assertThat(gcs.reports().get(0).getAutoscalingState().getPendingInstanceRequests(0).getCount()).isEqualTo(15);
         ConsumerRecord<String, byte[]> record = results.getRecords().stream()
@@ -139,7 +143,7 @@ class ActuatorServiceTest {
                 .satisfies(r -> assertThat(r.reason()).contains("the node is running a task"));
         assertThat(gcs.drainRequests()).hasSize(2)
                 .allSatisfy(drain -> assertThat(drain.getReason().getNumber()).as("IDLE_TERMINATION").isEqualTo(1));
-        assertThat(events(cluster)).anyMatch(e -> "DrainRejected".equals(e.getReason()) && e.getMessage().contains(b));
+        assertThat(eventsSent(cluster)).anyMatch(e -> "DrainRejected".equals(e.getReason()) && e.getMessage().contains(b));
     }
 
     /** Facts A4.20 and A3.11: the pod's raylet restarted since the snapshot; the drain of its old node would be accepted. */
@@ -187,8 +191,7 @@ class ActuatorServiceTest {
                 return outcome;
             }
         };
-        ActuationService service = new ActuationService(answerLost, new RayGcs(kubernetes, config()), kubernetes, config(),
-                new ActuatorMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+        ActuationService service = serviceOver(answerLost);
 
         ActuationResult result = service.apply(decision);
 
@@ -196,7 +199,7 @@ class ActuatorServiceTest {
         assertThat(result.reason()).contains("had landed");
         assertThat(result.attempts()).isEqualTo(1);
         assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(3);
-        assertThat(events(cluster)).noneMatch(e -> "StaleDecision".equals(e.getReason()));
+        assertThat(eventsSent(cluster)).noneMatch(e -> "StaleDecision".equals(e.getReason()));
     }
 
     /**
@@ -229,8 +232,7 @@ class ActuatorServiceTest {
                 return super.patch(namespace, name, jsonPatch);
             }
         };
-        ActuationService service = new ActuationService(raced, new RayGcs(kubernetes, config()), kubernetes, config(),
-                new ActuatorMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+        ActuationService service = serviceOver(raced);
 
         ActuationResult result = service.apply(decision);
 
@@ -309,8 +311,7 @@ class ActuatorServiceTest {
         assertThat(read(cluster).getMetadata().getResourceVersion()).as("no second write").isEqualTo(afterFirst);
 
         // A new actuator process has no memory but the RayCluster's annotations: it still applies nothing.
-        ActuationService restarted = new ActuationService(new ClusterApi(kubernetes, config()), new RayGcs(kubernetes, config()),
-                kubernetes, config(), new ActuatorMetrics(new io.micrometer.core.instrument.simple.SimpleMeterRegistry()));
+        ActuationService restarted = serviceOver(new ClusterApi(kubernetes, config()));
         assertThat(restarted.apply(decision).outcome()).isEqualTo(Outcome.NOOP);
         assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(afterFirst);
     }
@@ -425,7 +426,7 @@ class ActuatorServiceTest {
         await().atMost(WITHIN).until(() -> history.stream().allMatch(d -> !resultsFor(d).isEmpty()));
         assertThat(history).allSatisfy(d -> assertThat(resultsFor(d).get(0).outcome()).isEqualTo(Outcome.STALE));
         assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(applied);
-        assertThat(events(cluster)).noneMatch(e -> "StaleDecision".equals(e.getReason()));
+        assertThat(eventsSent(cluster)).noneMatch(e -> "StaleDecision".equals(e.getReason()));
     }
 
     @Test
@@ -514,12 +515,40 @@ class ActuatorServiceTest {
     }
 
     /**
-     * Different clusters of one batch are applied side by side: the first cluster's GCS never answers (its report waits
-     * out the deadline), and the second cluster's decision, behind it in the batch, is applied meanwhile.
+     * Until a cluster's decision lands, the planner decides again on every snapshot: those made before it landed are
+     * superseded by it, answered without reading the RayCluster and without a warning; one made after it is read and applied.
+     */
+    @Test
+    void decisionsMadeBeforeTheLastWriteAreSupersededUnread() {
+        RayCluster cluster = create(unique("queued"), 0);
+        ScaleDecision first = Decisions.scale(cluster, 1, 0, 2, List.of());
+        ScaleDecision queued = Decisions.scale(cluster, 2, 0, 2, List.of());
+
+        consumer.handle(List.of(record(first, new AtomicBoolean())));
+        consumer.handle(List.of(record(queued, new AtomicBoolean())));
+
+        assertThat(awaitResult(first).cause()).isEqualTo(ActuationCause.PATCHED);
+        ActuationResult superseded = awaitResult(queued);
+        assertThat(superseded.cause()).isEqualTo(ActuationCause.SUPERSEDED);
+        assertThat(superseded.reason()).startsWith("superseded by decision " + first.id() + ", applied at ")
+                .endsWith("worker group small-group has replicas 2 now; the decision assumed 0");
+        assertThat(superseded.resourceVersionBefore()).as("decided without reading the RayCluster").isNull();
+        assertThat(eventsSent(cluster)).noneMatch(e -> "StaleDecision".equals(e.getReason()));
+
+        ScaleDecision later = Decisions.scale(cluster, 3, 2, 4, List.of());
+        consumer.handle(List.of(record(later, new AtomicBoolean())));
+        assertThat(awaitResult(later).cause()).isEqualTo(ActuationCause.PATCHED);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(4);
+    }
+
+    /**
+     * Different clusters of one batch are applied side by side: the first cluster's GCS never answers, so its decision,
+     * which removes a pod, waits out the deadline of the read of the live Ray nodes; the second cluster's decision,
+     * behind it in the batch, is applied meanwhile.
      */
     @Test
     void differentClustersOfABatchAreAppliedSideBySide() throws Exception {
-        // One decision first, so that the quick cluster's calls are warm: a cold JVM's first gRPC call can take longer on a
+        // One decision first, so that the quick cluster's calls are warm: a cold JVM's first calls can take longer on a
         // busy machine than the stuck cluster's 1 s deadline, and this test is about the two running side by side.
         RayCluster warm = create(unique("warm"), 0);
         ScaleDecision warming = Decisions.scale(warm, 1, 0, 1, List.of());
@@ -527,24 +556,97 @@ class ActuatorServiceTest {
         awaitResult(warming);
         try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             RayCluster stuck = kubernetes.resources(RayCluster.class).inNamespace("default").resource(withGcs(
-                    RayClusters.walkthrough("default", unique("stuck")), "127.0.0.1:" + silent.getLocalPort())).create();
+                    RayClusters.walkthrough("default", unique("stuck")), "127.0.0.1:" + silent.getLocalPort(), 1)).create();
+            String idle = stuck.getMetadata().getName() + "-idle-a";
+            pods(stuck, idle);
             RayCluster quick = create(unique("quick"), 0);
-            ScaleDecision first = Decisions.scale(stuck, 1, 0, 2, List.of());
+            ScaleDecision first = Decisions.scale(stuck, 1, 1, 0, List.of(Decisions.idle(idle)));
             ScaleDecision second = Decisions.scale(quick, 1, 0, 3, List.of());
 
             consumer.handle(List.of(record(first, new AtomicBoolean()), record(second, new AtomicBoolean())));
 
             ActuationResult stuckResult = awaitResult(first);
             ActuationResult quickResult = awaitResult(second);
-            assertThat(stuckResult.outcome()).isEqualTo(Outcome.APPLIED);
+            assertThat(stuckResult.groups()).singleElement().satisfies(group -> assertThat(group.drainRejected()).singleElement()
+                    .satisfies(rejection -> assertThat(rejection.reason()).contains("the GCS could not be read").contains("not deleted")));
             assertThat(quickResult.outcome()).isEqualTo(Outcome.APPLIED);
-            assertThat(quickResult.completedAt()).as("applied while the first cluster's GCS call waited").isBefore(stuckResult.completedAt());
+            assertThat(quickResult.completedAt()).as("applied while the first cluster's GCS calls waited").isBefore(stuckResult.completedAt());
         }
     }
 
-    private static RayCluster withGcs(RayCluster cluster, String address) {
+    /**
+     * The report to the GCS is sent off the decision's path: while the GCS has not answered it, the decision is already
+     * applied and its result made; the report follows.
+     */
+    @Test
+    void theResultDoesNotWaitForTheGcsReport() throws Exception {
+        java.util.concurrent.CountDownLatch gcsAnswers = new java.util.concurrent.CountDownLatch(1);
+        List<ScaleDecision> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RayGcs slowGcs = new RayGcs(kubernetes, config()) {
+            @Override
+            void report(RayCluster cluster, ScaleDecision decision) {
+                try {
+                    gcsAnswers.await();
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                reported.add(decision);
+            }
+        };
+        ClusterReports slowReports = new ClusterReports(kubernetes, slowGcs, config(), new ActuatorMetrics(new SimpleMeterRegistry()));
+        ActuationService service = new ActuationService(new ClusterApi(kubernetes, config()), slowGcs, slowReports, config(),
+                new ActuatorMetrics(new SimpleMeterRegistry()));
+        RayCluster cluster = create(unique("slow-gcs"), 0);
+        ScaleDecision decision = Decisions.scale(cluster, 1, 0, 2, List.of());
+
+        ActuationResult result = service.apply(decision);
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(2);
+        assertThat(slowReports.idle()).as("the GCS report is still waiting").isFalse();
+        gcsAnswers.countDown();
+        await().atMost(WITHIN).until(slowReports::idle);
+        assertThat(reported).containsExactly(decision);
+    }
+
+    /** Of a cluster's GCS reports not yet sent, only the newest decision's goes: the GCS keeps only the newest anyway. */
+    @Test
+    void unsentGcsReportsOfAClusterCoalesceToTheNewest() throws InterruptedException {
+        java.util.concurrent.CountDownLatch sendersWaiting = new java.util.concurrent.CountDownLatch(2);
+        java.util.concurrent.CountDownLatch gcsAnswers = new java.util.concurrent.CountDownLatch(1);
+        List<Long> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RayGcs slowGcs = new RayGcs(kubernetes, config()) {
+            @Override
+            void report(RayCluster cluster, ScaleDecision decision) {
+                sendersWaiting.countDown();
+                try {
+                    gcsAnswers.await();
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                reported.add(decision.snapshotSequence());
+            }
+        };
+        ClusterReports slowReports = new ClusterReports(kubernetes, slowGcs, config(), new ActuatorMetrics(new SimpleMeterRegistry()));
+        RayCluster busy = create(unique("busy-gcs"), 0);
+        RayCluster other = create(unique("other-gcs"), 0);
+        slowReports.gcs(busy, Decisions.scale(busy, 1, 0, 1, List.of()));
+        slowReports.gcs(other, Decisions.scale(other, 1, 0, 1, List.of()));
+        assertThat(sendersWaiting.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        // Both senders now wait on the GCS: what follows queues behind them.
+        slowReports.gcs(busy, Decisions.scale(busy, 3, 0, 3, List.of()));
+        slowReports.gcs(busy, Decisions.scale(busy, 2, 0, 2, List.of()));
+        slowReports.gcs(busy, Decisions.scale(busy, 4, 0, 4, List.of()));
+
+        gcsAnswers.countDown();
+
+        await().atMost(WITHIN).until(slowReports::idle);
+        assertThat(reported).containsExactlyInAnyOrder(1L, 1L, 4L);
+    }
+
+    private static RayCluster withGcs(RayCluster cluster, String address, int replicas) {
         cluster.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", address);
-        cluster.getSpec().getWorkerGroupSpecs().get(0).setReplicas(0);
+        cluster.getSpec().getWorkerGroupSpecs().get(0).setReplicas(replicas);
         return cluster;
     }
 
@@ -593,6 +695,18 @@ class ActuatorServiceTest {
 
     private static String path(RayCluster cluster) {
         return "/apis/ray.io/v1/namespaces/default/rayclusters/" + cluster.getMetadata().getName();
+    }
+
+    /** An actuation service of its own over {@code api}, as a new process would have, reporting through the service's reports. */
+    private ActuationService serviceOver(ClusterApi api) {
+        return new ActuationService(api, new RayGcs(kubernetes, config()), reports, config(),
+                new ActuatorMetrics(new SimpleMeterRegistry()));
+    }
+
+    /** The cluster's Events once every report handed over so far has been sent. */
+    private List<Event> eventsSent(RayCluster cluster) {
+        await().atMost(WITHIN).until(reports::idle);
+        return events(cluster);
     }
 
     private static ActuatorConfig config() {

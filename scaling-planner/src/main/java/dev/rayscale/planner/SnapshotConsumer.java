@@ -44,8 +44,6 @@ public class SnapshotConsumer {
      * its decision is on the broker, and decisions leave in the order they were made.
      */
     static final int PIPELINED_DECISIONS = 64;
-    /** How long stopping waits for the batches under way: planning is quick; most of it is waiting for the broker. */
-    private static final Duration DRAIN_PATIENCE = Duration.ofSeconds(20);
 
     private final EventInbox<ClusterSnapshot> inbox;
     private final EventOutbox<ScaleDecision> outbox;
@@ -53,7 +51,7 @@ public class SnapshotConsumer {
     private final PlannerMetrics metrics;
     private final Duration ttl;
     private final Clock clock;
-    private final InFlight inFlight = new InFlight();
+    private final InFlight inFlight = new InFlight("snapshots", "planned");
 
     public SnapshotConsumer(MeterRegistry registry, PlannerConfig config, PlannerMetrics metrics,
             @Channel(PlannerChannels.DECISIONS) Emitter<ScaleDecision> decisions,
@@ -70,18 +68,12 @@ public class SnapshotConsumer {
     @Incoming(PlannerChannels.SNAPSHOTS)
     @Blocking(ordered = true)
     public CompletionStage<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        if (!inFlight.run(() -> handle(batch.getRecords()))) {
-            LOG.debugf("stopping: %d snapshot(s) left unacknowledged for the partition's next reader", batch.getRecords().size());
-        }
-        return CompletableFuture.completedFuture(null);
+        return inFlight.consume(batch.getRecords().size(), () -> handle(batch.getRecords()));
     }
 
     /** While the beans that planning calls are still there: the batches under way end, and no new one starts. */
     void drain(@Observes ShutdownEvent event) {
-        if (!inFlight.drain(DRAIN_PATIENCE)) {
-            LOG.warnf("stopping while snapshots are still being planned after %s; those not yet acknowledged are planned again by the "
-                    + "partition's next reader", DRAIN_PATIENCE);
-        }
+        inFlight.stop();
     }
 
     /**

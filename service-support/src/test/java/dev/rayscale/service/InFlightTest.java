@@ -25,7 +25,7 @@ class InFlightTest {
 
     @Test
     void drainingWaitsForTheBatchUnderWayThenRefusesNewOnes() throws Exception {
-        InFlight inFlight = new InFlight();
+        InFlight inFlight = new InFlight("tests", "run");
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicBoolean finished = new AtomicBoolean();
@@ -55,7 +55,7 @@ class InFlightTest {
 
     @Test
     void drainingGivesUpAfterItsPatienceAndSaysSo() throws Exception {
-        InFlight inFlight = new InFlight();
+        InFlight inFlight = new InFlight("tests", "run");
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Boolean> stuck = CompletableFuture.supplyAsync(() -> inFlight.run(() -> {

@@ -110,7 +110,7 @@ public final class EventCodec<T extends RayscaleEvent> {
      */
     public T warmUp() {
         String name = type.schemaResource().replaceFirst("^schemas/", "").replaceFirst("\\.v\\d+\\.schema\\.json$", "");
-        T example = decode(EventSchemas.readResource("examples/" + name + "/walkthrough.json").toString());
+        T example = decode(EventSchemas.resourceBytes("examples/" + name + "/walkthrough.json"));
         encode(example);
         return example;
     }

@@ -12,7 +12,6 @@ import dev.rayscale.events.EventType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,11 +78,20 @@ public final class EventSchemas {
 
     /** Reads one of the shipped schema files (or any JSON resource of this jar). */
     public static JsonNode readResource(String path) {
+        try {
+            return EventJson.mapper().readTree(resourceBytes(path));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+
+    /** The bytes of a resource of this jar, as they are. */
+    static byte[] resourceBytes(String path) {
         try (InputStream in = EventSchemas.class.getClassLoader().getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("resource " + path + " is missing from the classpath");
             }
-            return EventJson.mapper().readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path, e);
         }

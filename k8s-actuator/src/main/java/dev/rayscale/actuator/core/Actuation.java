@@ -43,9 +43,12 @@ public final class Actuation {
     private Actuation() {
     }
 
-    /** What needs nothing read: an expired decision, or one superseded by {@code newer} (null if none) delivered with it. */
-    public static Optional<Ending> beforeReading(ScaleDecision decision, ScaleDecision newer, Instant now) {
-        return Verdict.beforeReading(decision, newer, now) instanceof Verdict.Stale stale
+    /**
+     * What needs nothing read: an expired decision, one superseded by {@code newer} (null if none) delivered with it, or
+     * one made before {@code lastWrite} (null if none) changed what it assumed.
+     */
+    public static Optional<Ending> beforeReading(ScaleDecision decision, ScaleDecision newer, LastWrite lastWrite, Instant now) {
+        return Verdict.beforeReading(decision, newer, lastWrite, now) instanceof Verdict.Stale stale
                 ? Optional.of(Ending.unread(stale.cause(), stale.reason())) : Optional.empty();
     }
 

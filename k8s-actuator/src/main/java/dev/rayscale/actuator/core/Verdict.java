@@ -5,6 +5,7 @@ import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.ScaleDecision;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Whether a decision may be applied to the RayCluster as it is now. A decision is applied at most
@@ -31,10 +32,14 @@ public sealed interface Verdict {
     }
 
     /**
-     * What needs no RayCluster: expiry, and {@code newer}, a decision for the same cluster from a newer
-     * snapshot already delivered (null if none): a backlog is worked through by its newest decisions only.
+     * What needs no RayCluster: expiry; {@code newer}, a decision for the same cluster from a newer snapshot already
+     * delivered (null if none), since a backlog is worked through by its newest decisions only; and {@code lastWrite},
+     * this actuator's last write to the cluster (null if none known): a decision made before it,
+     * assuming a worker group as it was before it, is superseded by it. Planner and actuator clocks may differ by a
+     * little: a decision made in that moment after the write, on a group someone else changed meanwhile, is answered
+     * superseded too; nothing is written on its account, and the next snapshot brings a fresh decision.
      */
-    public static Verdict beforeReading(ScaleDecision decision, ScaleDecision newer, Instant now) {
+    public static Verdict beforeReading(ScaleDecision decision, ScaleDecision newer, LastWrite lastWrite, Instant now) {
         if (now.isAfter(decision.expiresAt())) {
             return new Stale(ActuationCause.EXPIRED, "expired at " + decision.expiresAt() + ", now " + now);
         }
@@ -42,11 +47,21 @@ public sealed interface Verdict {
             return new Stale(ActuationCause.SUPERSEDED, "superseded by decision " + newer.id() + " from the newer snapshot "
                     + newer.snapshotSequence() + ", delivered with it");
         }
+        if (lastWrite != null && !lastWrite.decisionId().equals(decision.id()) && decision.decidedAt().isBefore(lastWrite.appliedAt())
+                && Objects.equals(decision.cluster().uid(), lastWrite.after().uid())) {
+            for (GroupTarget target : decision.groups()) {
+                String changed = changedSince(target, lastWrite.after().groups());
+                if (changed != null) {
+                    return new Stale(ActuationCause.SUPERSEDED, "superseded by decision " + lastWrite.decisionId() + ", applied at "
+                            + lastWrite.appliedAt() + ", after this one was made at " + decision.decidedAt() + ": " + changed);
+                }
+            }
+        }
         return new Fresh();
     }
 
     public static Verdict of(ScaleDecision decision, ObservedCluster cluster, Instant now) {
-        Verdict time = beforeReading(decision, null, now);
+        Verdict time = beforeReading(decision, null, null, now);
         if (time instanceof Stale) {
             return time;
         }

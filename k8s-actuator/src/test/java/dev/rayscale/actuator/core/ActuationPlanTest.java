@@ -259,11 +259,32 @@ class ActuationPlanTest {
                 older.decidedAt(), older.expiresAt(), older.groups(), List.of(), List.of(), List.of(), null, List.of(), List.of(),
                 older.planner());
 
-        assertThat(Verdict.beforeReading(older, newer, NOW)).isInstanceOfSatisfying(Verdict.Stale.class, stale -> {
+        assertThat(Verdict.beforeReading(older, newer, null, NOW)).isInstanceOfSatisfying(Verdict.Stale.class, stale -> {
             assertThat(stale.cause()).isEqualTo(ActuationCause.SUPERSEDED);
             assertThat(stale.superseded()).isTrue();
         });
-        assertThat(Verdict.beforeReading(newer, older, NOW)).isInstanceOf(Verdict.Fresh.class);
+        assertThat(Verdict.beforeReading(newer, older, null, NOW)).isInstanceOf(Verdict.Fresh.class);
+    }
+
+    @Test
+    void aDecisionMadeBeforeThisActuatorsLastWriteChangedWhatItAssumedIsSupersededBeforeAnyRead() {
+        ScaleDecision waiting = decision(target("cpu", 2, 3));
+        Instant afterIt = waiting.decidedAt().plusSeconds(1);
+
+        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", afterIt, cluster(group("cpu", 3))), NOW))
+                .isInstanceOfSatisfying(Verdict.Stale.class, stale -> {
+                    assertThat(stale.superseded()).as("the normal course of a queue: no warning").isTrue();
+                    assertThat(stale.reason()).startsWith("superseded by decision d-9, applied at " + afterIt + ", after this one was "
+                            + "made at " + waiting.decidedAt() + ": worker group cpu has replicas 3 now; the decision assumed 2");
+                });
+        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", waiting.decidedAt().minusSeconds(1), cluster(group("cpu", 3))),
+                NOW)).as("made after the write: it may have seen it, so the RayCluster is read").isInstanceOf(Verdict.Fresh.class);
+        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", afterIt, cluster(group("cpu", 2))), NOW))
+                .as("the write left the group as the decision assumed").isInstanceOf(Verdict.Fresh.class);
+        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-10", afterIt, cluster(group("cpu", 3))), NOW))
+                .as("this very decision, delivered again: read, to answer that it was applied").isInstanceOf(Verdict.Fresh.class);
+        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", afterIt, withUid(cluster(group("cpu", 3)), "uid-2")), NOW))
+                .as("written to another RayCluster of the same name").isInstanceOf(Verdict.Fresh.class);
     }
 
     @Test
