@@ -2,6 +2,8 @@ package dev.rayscale.collector;
 
 import dev.rayscale.collector.assembly.SnapshotAssembler;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -49,9 +51,32 @@ public class ClusterInventory {
         podInformers.forEach(informer -> informer.itemStore(new PodCache()));
         podInformers.forEach(informer -> informer.addIndexers(Map.of(BY_CLUSTER,
                 pod -> List.of(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(SnapshotAssembler.CLUSTER_LABEL)))));
-        clusterInformers.forEach(SharedIndexInformer::start);
-        podInformers.forEach(SharedIndexInformer::start);
-        LOG.infof("watching RayClusters and Ray pods in %s", namespaces.isEmpty() ? "all namespaces" : namespaces);
+        Thread starter = new Thread(() -> {
+            readersReady();
+            clusterInformers.forEach(SharedIndexInformer::start);
+            podInformers.forEach(SharedIndexInformer::start);
+            LOG.infof("watching RayClusters and Ray pods in %s", namespaces.isEmpty() ? "all namespaces" : namespaces);
+        }, "collector-informers");
+        starter.setDaemon(true);
+        starter.start();
+    }
+
+    /**
+     * Builds the readers of what the informers list and watch before they start. fabric8 reads a response on the Vert.x
+     * event loop, and the first read of a type builds its Jackson deserializers (class loading, reflection): with the
+     * three services starting together on two cores, that blocked the event loop for 2-3 s, and Vert.x warned. Here
+     * they are built off the event loop and off the start-up path; the collector is not ready before the informers
+     * have synced anyway.
+     */
+    private void readersReady() {
+        try {
+            var serialization = client.getKubernetesSerialization();
+            serialization.unmarshal("{}", RayCluster.class);
+            serialization.unmarshal("{\"items\":[{}]}", PodList.class);
+            serialization.unmarshal("{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}}", WatchEvent.class);
+        } catch (RuntimeException e) {
+            LOG.debugf("could not build the informers' readers ahead (%s); their first list builds them", e.getMessage());
+        }
     }
 
     void stop(@Observes ShutdownEvent event) {
