@@ -26,7 +26,8 @@ import org.jboss.logging.Logger;
  *   <li><b>observe</b>: the RayCluster (and its pods and the GCS's live nodes when pods are to go);</li>
  *   <li><b>judge</b> ({@link Actuation#judge}): STALE if expired, superseded, re-created or changed since the
  *       snapshot (a decision made before this actuator's last write to the cluster changed what it assumed is
- *       superseded before anything is read, {@link LastWrites}); NOOP if this very decision was applied already; otherwise the plan of what to drain and patch;</li>
+ *       superseded before anything is read, {@link LastWrites}); NOOP if this very decision was applied already;
+ *       otherwise the plan of what to drain and patch;</li>
  *   <li><b>drain</b> through the GCS, then <b>settle</b>: only accepted drains of the nodes the decision
  *       named are deleted; a second GCS read keeps back any pod in which a new raylet appeared;</li>
  *   <li><b>write</b> ({@link PatchWriter}) one compare-and-set JSON Patch, unless {@link Actuation#afterDrains}
@@ -137,7 +138,7 @@ public class ActuationService {
                 plan.recheck(after);
             }
         }
-        record(observed, Notice.refusals(decision, plan.rejections(), drain.dryRun()));
+        reports.events(observed.cluster(), Notice.refusals(decision, plan.rejections(), drain.dryRun()));
     }
 
     /** Hands the Events and, when the decision is in force, the GCS report (so that {@code ray status} shows it) to be sent. */
@@ -145,13 +146,9 @@ public class ActuationService {
         if (ending.patched()) {
             metrics.patched(Duration.between(decision.decidedAt(), clock.instant()));
         }
-        record(observed, ending.notices());
+        reports.events(observed.cluster(), ending.notices());
         if (ending.inForce()) {
             reports.gcs(observed.cluster(), decision);
         }
-    }
-
-    private void record(ClusterApi.Observation observed, List<Notice> notices) {
-        reports.events(observed.cluster(), notices);
     }
 }
