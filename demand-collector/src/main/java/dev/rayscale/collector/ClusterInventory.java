@@ -31,6 +31,7 @@ public class ClusterInventory {
     private final CollectorConfig config;
     private final List<SharedIndexInformer<RayCluster>> clusterInformers = new CopyOnWriteArrayList<>();
     private final List<SharedIndexInformer<Pod>> podInformers = new CopyOnWriteArrayList<>();
+    private boolean stopped;
 
     public ClusterInventory(KubernetesClient client, CollectorConfig config) {
         this.client = client;
@@ -53,8 +54,13 @@ public class ClusterInventory {
                 pod -> List.of(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(SnapshotAssembler.CLUSTER_LABEL)))));
         Thread starter = new Thread(() -> {
             readersReady();
-            clusterInformers.forEach(SharedIndexInformer::start);
-            podInformers.forEach(SharedIndexInformer::start);
+            synchronized (this) {
+                if (stopped) {
+                    return;
+                }
+                clusterInformers.forEach(SharedIndexInformer::start);
+                podInformers.forEach(SharedIndexInformer::start);
+            }
             LOG.infof("watching RayClusters and Ray pods in %s", namespaces.isEmpty() ? "all namespaces" : namespaces);
         }, "collector-informers");
         starter.setDaemon(true);
@@ -79,7 +85,9 @@ public class ClusterInventory {
         }
     }
 
-    void stop(@Observes ShutdownEvent event) {
+    /** Closes the informers; ones not started yet (shut down during start-up) are never started. */
+    synchronized void stop(@Observes ShutdownEvent event) {
+        stopped = true;
         clusterInformers.forEach(SharedIndexInformer::close);
         podInformers.forEach(SharedIndexInformer::close);
     }

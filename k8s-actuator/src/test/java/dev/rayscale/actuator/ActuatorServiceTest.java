@@ -580,21 +580,9 @@ class ActuatorServiceTest {
      */
     @Test
     void theResultDoesNotWaitForTheGcsReport() throws Exception {
-        java.util.concurrent.CountDownLatch gcsAnswers = new java.util.concurrent.CountDownLatch(1);
-        List<ScaleDecision> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
-        RayGcs slowGcs = new RayGcs(kubernetes, config()) {
-            @Override
-            void report(RayCluster cluster, ScaleDecision decision) {
-                try {
-                    gcsAnswers.await();
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                reported.add(decision);
-            }
-        };
-        ClusterReports slowReports = new ClusterReports(kubernetes, slowGcs, config(), new ActuatorMetrics(new SimpleMeterRegistry()));
-        ActuationService service = new ActuationService(new ClusterApi(kubernetes, config()), slowGcs, slowReports, config(),
+        HeldGcs gcs = new HeldGcs();
+        ClusterReports slowReports = gcs.reports();
+        ActuationService service = new ActuationService(new ClusterApi(kubernetes, config()), gcs, slowReports, config(),
                 new ActuatorMetrics(new SimpleMeterRegistry()));
         RayCluster cluster = create(unique("slow-gcs"), 0);
         ScaleDecision decision = Decisions.scale(cluster, 1, 0, 2, List.of());
@@ -604,44 +592,67 @@ class ActuatorServiceTest {
         assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
         assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(2);
         assertThat(slowReports.idle()).as("the GCS report is still waiting").isFalse();
-        gcsAnswers.countDown();
+        gcs.answer();
         await().atMost(WITHIN).until(slowReports::idle);
-        assertThat(reported).containsExactly(decision);
+        assertThat(gcs.reported).containsExactly(decision);
     }
 
     /** Of a cluster's GCS reports not yet sent, only the newest decision's goes: the GCS keeps only the newest anyway. */
     @Test
     void unsentGcsReportsOfAClusterCoalesceToTheNewest() throws InterruptedException {
-        java.util.concurrent.CountDownLatch sendersWaiting = new java.util.concurrent.CountDownLatch(2);
-        java.util.concurrent.CountDownLatch gcsAnswers = new java.util.concurrent.CountDownLatch(1);
-        List<Long> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
-        RayGcs slowGcs = new RayGcs(kubernetes, config()) {
-            @Override
-            void report(RayCluster cluster, ScaleDecision decision) {
-                sendersWaiting.countDown();
-                try {
-                    gcsAnswers.await();
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                reported.add(decision.snapshotSequence());
-            }
-        };
-        ClusterReports slowReports = new ClusterReports(kubernetes, slowGcs, config(), new ActuatorMetrics(new SimpleMeterRegistry()));
+        HeldGcs gcs = new HeldGcs();
+        ClusterReports slowReports = gcs.reports();
         RayCluster busy = create(unique("busy-gcs"), 0);
         RayCluster other = create(unique("other-gcs"), 0);
         slowReports.gcs(busy, Decisions.scale(busy, 1, 0, 1, List.of()));
         slowReports.gcs(other, Decisions.scale(other, 1, 0, 1, List.of()));
-        assertThat(sendersWaiting.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(gcs.waiting(2)).isTrue();
         // Both senders now wait on the GCS: what follows queues behind them.
         slowReports.gcs(busy, Decisions.scale(busy, 3, 0, 3, List.of()));
         slowReports.gcs(busy, Decisions.scale(busy, 2, 0, 2, List.of()));
         slowReports.gcs(busy, Decisions.scale(busy, 4, 0, 4, List.of()));
 
-        gcsAnswers.countDown();
+        gcs.answer();
 
         await().atMost(WITHIN).until(slowReports::idle);
-        assertThat(reported).containsExactlyInAnyOrder(1L, 1L, 4L);
+        assertThat(gcs.reported).extracting(ScaleDecision::snapshotSequence).containsExactlyInAnyOrder(1L, 1L, 4L);
+    }
+
+    /** A GCS whose reports wait until {@link #answer} is called; it records the decisions reported, in order. */
+    private final class HeldGcs extends RayGcs {
+
+        final List<ScaleDecision> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.Semaphore entered = new java.util.concurrent.Semaphore(0);
+        private final java.util.concurrent.CountDownLatch answers = new java.util.concurrent.CountDownLatch(1);
+
+        HeldGcs() {
+            super(kubernetes, config());
+        }
+
+        /** Reports through this GCS, as the service's reports would. */
+        ClusterReports reports() {
+            return new ClusterReports(kubernetes, this, config(), new ActuatorMetrics(new SimpleMeterRegistry()));
+        }
+
+        @Override
+        void report(RayCluster cluster, ScaleDecision decision) {
+            entered.release();
+            try {
+                answers.await();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            reported.add(decision);
+        }
+
+        /** Whether {@code senders} reports are waiting for an answer, within the test's patience. */
+        boolean waiting(int senders) throws InterruptedException {
+            return entered.tryAcquire(senders, WITHIN.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        }
+
+        void answer() {
+            answers.countDown();
+        }
     }
 
     private static RayCluster withGcs(RayCluster cluster, String address, int replicas) {
