@@ -26,6 +26,7 @@ public final class Fleet implements AutoCloseable {
     private final Map<String, ClusterSimulator> clusters = new LinkedHashMap<>();
     private final SharedIndexInformer<RayCluster> informer;
     private final ScheduledExecutorService ticker;
+    private final PassIntervals passes;
 
     private Fleet(Map<String, Workload> workloads, Duration tick, int threads) {
         SimClock clock = new SimClock(1);
@@ -38,10 +39,15 @@ public final class Fleet implements AutoCloseable {
             return thread;
         });
         long period = tick.toMillis();
+        this.passes = new PassIntervals(clusters.size());
         int index = 0;
         for (ClusterSimulator cluster : clusters.values()) {
+            int slot = index;
             // Spread over the period, so that the clusters' passes do not all fall on the same instant.
-            ticker.scheduleWithFixedDelay(() -> tick(cluster), index++ * period / clusters.size(), period, TimeUnit.MILLISECONDS);
+            ticker.scheduleWithFixedDelay(() -> {
+                passes.passed(slot);
+                tick(cluster);
+            }, index++ * period / clusters.size(), period, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -67,9 +73,19 @@ public final class Fleet implements AutoCloseable {
         }
     }
 
-    /** Starts every workload's clock. */
+    /** Starts every workload's clock, and the count of {@link #passIntervalsMillis()}. */
     public void begin() {
+        passes.clear();
         clusters.values().forEach(ClusterSimulator::begin);
+    }
+
+    /**
+     * The time between one cluster's passes (operator, kubelet, Ray) since {@link #begin()}, sorted, in milliseconds: the
+     * model's tick when the simulator keeps up, more when its threads wait on the API server, and then every pod comes up
+     * that much later than the model says.
+     */
+    public long[] passIntervalsMillis() {
+        return passes.sortedMillis();
     }
 
     /** True once every cluster's GCS answers (its head pod runs). */

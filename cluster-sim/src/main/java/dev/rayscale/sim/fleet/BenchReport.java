@@ -8,9 +8,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 
-/** What a fleet bench measured, as a table for people and one last line for scripts. */
+/**
+ * What a fleet bench measured, as a table for people and one last line for scripts.
+ *
+ * @param simulatorPassesMs the time between one simulated cluster's passes, sorted: when it is far above the model's tick
+ *     the simulator fell behind, and pods come up later than a real cluster's would
+ */
 public record BenchReport(FleetBench.Settings settings, long maxWorkers, double seconds, Chain.Account account, Map<Service, Usage.Figures> usage,
-        Map<String, Long> maxLag, ClusterSimulator.Invariants invariants, long unreadable, int errorsLogged, List<String> rebalanced) {
+        Map<String, Long> maxLag, ClusterSimulator.Invariants invariants, long[] simulatorPassesMs, long unreadable, int errorsLogged,
+        List<String> rebalanced) {
 
     /** Nothing lost, nothing applied twice, every record readable, no ERROR logged, the simulated clusters' invariants held. */
     public boolean clean() {
@@ -33,13 +39,15 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         lines.add(String.format(Locale.ROOT, "%-20s %10s %10s", "service", "CPU cores", "RSS MiB"));
         usage.forEach((service, figures) -> lines.add(String.format(Locale.ROOT, "%-20s %10.2f %10d", service.name().toLowerCase(Locale.ROOT),
                 figures.cores(), figures.rssMiB())));
+        lines.add(hop("simulator: between a cluster's passes", simulatorPassesMs));
         maxLag.forEach((group, lag) -> lines.add("largest consumer lag of " + group + ": " + lag + " records"));
         if (!rebalanced.isEmpty()) {
             lines.add("stopped and started again halfway (rebalance): " + String.join(", ", rebalanced));
         }
-        lines.add(String.format(Locale.ROOT, "changes not acted on %d, decisions without a result %d, decisions applied twice %d, "
-                + "unreadable records %d, ERROR lines logged %d, busy pods deleted %d", account.incomplete(), account.unanswered(),
-                account.appliedTwice(), unreadable, errorsLogged, invariants.busyDeletions()));
+        lines.add(String.format(Locale.ROOT, "changes not acted on %d (waiting for their cluster's pending launches %d, lost %d), "
+                + "decisions without a result %d, decisions applied twice %d, unreadable records %d, ERROR lines logged %d, "
+                + "busy pods deleted %d", account.incomplete(), account.waitingForLaunches(), account.incomplete() - account.waitingForLaunches(),
+                account.unanswered(), account.appliedTwice(), unreadable, errorsLogged, invariants.busyDeletions()));
         return lines;
     }
 

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -65,8 +66,13 @@ public final class Chain {
         results.add(result);
     }
 
-    /** The figures so far. */
-    public synchronized Account account() {
+    /**
+     * The figures so far.
+     *
+     * @param waitsForLaunches whether a cluster's demand waits, on purpose, for launches asked for earlier (the planner's
+     *     upscaling limit): its changes not acted on are counted apart from the lost ones
+     */
+    public synchronized Account account(Predicate<String> waitsForLaunches) {
         Map<String, List<Reached>> byCluster = new HashMap<>();
         Map<String, Long> resultAt = new HashMap<>();
         Map<String, Integer> applied = new HashMap<>();
@@ -92,8 +98,14 @@ public final class Chain {
         });
         byCluster.values().forEach(Chain::earliestFromHere);
         List<Latency> latencies = new ArrayList<>();
+        Map<String, Boolean> waiting = new HashMap<>();
+        long held = 0;
         for (Change change : changes) {
-            latencies.add(latency(change, byCluster.getOrDefault(change.cluster(), List.of())));
+            Latency latency = latency(change, byCluster.getOrDefault(change.cluster(), List.of()));
+            latencies.add(latency);
+            if (!latency.complete() && waiting.computeIfAbsent(change.cluster(), waitsForLaunches::test)) {
+                held++;
+            }
         }
         long unanswered = decisions.keySet().stream().filter(id -> !answered.contains(id)).count();
         long twice = applied.values().stream().filter(count -> count > 1).count();
@@ -101,7 +113,7 @@ public final class Chain {
                 .mapToLong(decision -> decision.publishedAtMillis() - snapshots.get(decision.snapshotId()).publishedAtMillis()).sorted().toArray();
         long[] actuating = resultAt.entrySet().stream().filter(entry -> decisions.containsKey(entry.getKey()))
                 .mapToLong(entry -> entry.getValue() - decisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
-        return new Account(latencies, skipped, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating);
+        return new Account(latencies, skipped, held, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating);
     }
 
     /** A snapshot, and the earliest decision and result for it or any later snapshot of its cluster. */
@@ -152,22 +164,23 @@ public final class Chain {
 
     /**
      * @param skipped changes not made because the cluster was at its largest size
+     * @param waitingForLaunches changes not acted on because the planner waits for its cluster's pending launches
      * @param unanswered decisions with no actuation result
      * @param appliedTwice decisions applied (patched) more than once
      * @param planningMs each decision's time from its snapshot's publication to its own, sorted
      * @param actuatingMs each acted-on decision's time from its publication to its first result, sorted
      */
-    public record Account(List<Latency> latencies, long skipped, long unanswered, long appliedTwice, int snapshots, int decisions, int results,
-            long[] planningMs, long[] actuatingMs) {
+    public record Account(List<Latency> latencies, long skipped, long waitingForLaunches, long unanswered, long appliedTwice, int snapshots,
+            int decisions, int results, long[] planningMs, long[] actuatingMs) {
 
         /** Changes that no actuation result acted on. */
         public long incomplete() {
             return latencies.stream().filter(latency -> !latency.complete()).count();
         }
 
-        /** Changes not carried through, and decisions left without a result. */
+        /** Changes not carried through though nothing held them back, and decisions left without a result. */
         public long lost() {
-            return incomplete() + unanswered;
+            return incomplete() - waitingForLaunches + unanswered;
         }
 
         /** The {@code q} quantile (0..1) of one stage over the complete changes, in milliseconds; NaN if none. */

@@ -2,15 +2,20 @@ package dev.rayscale.sim.fleet;
 
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.PlannerInfo;
+import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.ActuationDeserializer;
 import dev.rayscale.events.codec.DecisionDeserializer;
 import dev.rayscale.events.codec.SnapshotDeserializer;
+import dev.rayscale.planner.core.Planner;
+import dev.rayscale.planner.core.PlannerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,7 +30,8 @@ import org.jboss.logging.Logger;
  * Reads the snapshots, decisions and actuation results from now on, as any Kafka consumer of Rayscale's
  * topics would (no group: every partition assigned), into a {@link Chain}. A snapshot counts as
  * published when the collector handed it to its producer (the record's timestamp), a decision likewise,
- * a result when the actuator completed it.
+ * a result when the actuator completed it. It keeps each cluster's newest snapshot, to tell a change the planner holds
+ * back on purpose from one lost ({@link #waitsForLaunches}).
  */
 final class ChainReader implements AutoCloseable {
 
@@ -38,6 +44,9 @@ final class ChainReader implements AutoCloseable {
     private final DecisionDeserializer decisions = new DecisionDeserializer();
     private final ActuationDeserializer actuations = new ActuationDeserializer();
     private final AtomicLong unreadable = new AtomicLong();
+    private final Map<String, ClusterSnapshot> newest = new ConcurrentHashMap<>();
+    /** What the newest decision says of the planner that made it, its settings included. */
+    private volatile PlannerInfo planner;
     private volatile boolean running = true;
 
     ChainReader(String bootstrapServers, Chain chain) {
@@ -62,6 +71,24 @@ final class ChainReader implements AutoCloseable {
         return unreadable.get();
     }
 
+    /**
+     * True if the planner, given the cluster's newest snapshot, asks for nothing now because launches it asked for
+     * earlier are still pending (the upscaling limit: {@code maxPendingLaunches} per cluster, as Ray's autoscaler caps
+     * them): the cluster's demand waits for its own pods to come up, not for Rayscale. Planned here with the settings
+     * the service's decisions recorded, by the same planner.
+     */
+    boolean waitsForLaunches(String cluster) {
+        ClusterSnapshot snapshot = newest.get(cluster);
+        PlannerInfo seen = planner;
+        return snapshot != null && seen != null && waitsForLaunches(snapshot, seen);
+    }
+
+    /** True if {@code planner} (its version and recorded settings) asks for nothing on {@code snapshot}, pending launches holding its tasks back. */
+    static boolean waitsForLaunches(ClusterSnapshot snapshot, PlannerInfo planner) {
+        ScaleDecision decision = new Planner(PlannerSettings.of(planner.defaults(), planner.version())).plan(snapshot);
+        return !decision.worthPublishing() && decision.codedReasons().stream().anyMatch(reason -> reason.code() == ReasonCode.UPSCALING_LIMITED);
+    }
+
     private void read() {
         try {
             while (running) {
@@ -82,6 +109,7 @@ final class ChainReader implements AutoCloseable {
                 case Topics.SNAPSHOTS -> {
                     ClusterSnapshot snapshot = snapshots.deserialize(record.topic(), record.headers(), record.value());
                     Long version = snapshot.sources().gcs().stateVersion();
+                    newest.merge(snapshot.cluster().id(), snapshot, (kept, read) -> read.sequence() > kept.sequence() ? read : kept);
                     if (version != null) {
                         chain.snapshot(snapshot.id(), new Chain.Snapshot(snapshot.cluster().id(), version, snapshot.observedAt().toEpochMilli(),
                                 record.timestamp()));
@@ -90,6 +118,9 @@ final class ChainReader implements AutoCloseable {
                 case Topics.DECISIONS -> {
                     ScaleDecision decision = decisions.deserialize(record.topic(), record.headers(), record.value());
                     chain.decision(decision.id(), new Chain.Decision(decision.snapshotId(), record.timestamp()));
+                    if (decision.planner() != null && decision.planner().defaults() != null) {
+                        planner = decision.planner();
+                    }
                 }
                 default -> {
                     ActuationResult result = actuations.deserialize(record.topic(), record.headers(), record.value());

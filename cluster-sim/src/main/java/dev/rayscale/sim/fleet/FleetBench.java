@@ -138,9 +138,9 @@ public final class FleetBench {
             double seconds = (System.nanoTime() - started) / 1e9;
             usage.end(seconds);
             out.accept("changes stopped; waiting for the last ones to be acted on ...");
-            Chain.Account account = drain(chain);
+            Chain.Account account = drain(chain, reader);
             return new BenchReport(settings, load.maxWorkers(), seconds, account, usage.figures(), lag.max(), fleet.invariants(),
-                    reader.unreadable(), ServiceLogs.unexpectedErrors(work.resolve("logs")).size(), rebalances);
+                    fleet.passIntervalsMillis(), reader.unreadable(), ServiceLogs.unexpectedErrors(work.resolve("logs")).size(), rebalances);
         }
     }
 
@@ -174,13 +174,16 @@ public final class FleetBench {
         return done;
     }
 
-    /** Waits until every change was acted on and every decision answered, or {@link #DRAIN} is up. */
-    private static Chain.Account drain(Chain chain) {
+    /**
+     * Waits until every change was acted on or waits for its cluster's launches, and every decision was answered, or
+     * until {@link #DRAIN} is up.
+     */
+    private static Chain.Account drain(Chain chain, ChainReader reader) {
         long deadline = System.nanoTime() + DRAIN.toNanos();
-        Chain.Account account = chain.account();
+        Chain.Account account = chain.account(reader::waitsForLaunches);
         while (account.lost() > 0 && System.nanoTime() < deadline) {
             sleep(Duration.ofSeconds(2));
-            account = chain.account();
+            account = chain.account(reader::waitsForLaunches);
         }
         return account;
     }

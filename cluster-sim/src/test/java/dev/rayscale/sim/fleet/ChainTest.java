@@ -21,7 +21,7 @@ class ChainTest {
         chain.result(new Chain.Result("d2", Outcome.STALE, 1_400));
         chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_900));
 
-        Chain.Account account = chain.account();
+        Chain.Account account = chain.account(cluster -> false);
 
         assertThat(account.latencies()).singleElement().isEqualTo(new Chain.Latency(310, 350, 900, 600));
         assertThat(account.lost()).isZero();
@@ -39,12 +39,39 @@ class ChainTest {
         chain.snapshot("b@1", new Chain.Snapshot("ns/b", 8, 1_100, 1_110));
         chain.decision("d2", new Chain.Decision("b@1", 1_150));
 
-        Chain.Account account = chain.account();
+        Chain.Account account = chain.account(cluster -> false);
 
         assertThat(account.incomplete()).as("b's change has no result").isEqualTo(1);
         assertThat(account.unanswered()).as("d2 has no result").isEqualTo(1);
         assertThat(account.lost()).isEqualTo(2);
         assertThat(account.appliedTwice()).isEqualTo(1);
         assertThat(account.quantile(Chain.Latency::appliedMs, 0.99)).isEqualTo(200);
+    }
+
+    @Test
+    void aChangeNotActedOnBecauseItsClusterWaitsForItsPendingLaunchesIsCountedApartAndNotLost() {
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.changed(new Chain.Change("ns/b", 7, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
+        chain.snapshot("b@1", new Chain.Snapshot("ns/b", 8, 1_100, 1_110));
+
+        Chain.Account account = chain.account("ns/a"::equals);
+
+        assertThat(account.incomplete()).isEqualTo(2);
+        assertThat(account.waitingForLaunches()).as("a waits for its launches").isEqualTo(1);
+        assertThat(account.lost()).as("b does not").isEqualTo(1);
+    }
+
+    @Test
+    void aChangeActedOnIsNotCountedAsWaitingEvenIfItsClusterWaitsNow() {
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
+        chain.decision("d1", new Chain.Decision("a@1", 1_150));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_200));
+
+        Chain.Account account = chain.account(cluster -> true);
+
+        assertThat(account.waitingForLaunches()).isZero();
+        assertThat(account.lost()).isZero();
     }
 }
