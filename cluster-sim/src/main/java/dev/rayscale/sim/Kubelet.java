@@ -1,17 +1,11 @@
 package dev.rayscale.sim;
 
 import dev.rayscale.events.Resources;
-import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
-import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,9 +39,6 @@ import java.util.function.DoubleSupplier;
  * Pod deletions while the pod's raylet runs work are counted, whoever asked for them.
  */
 final class Kubelet implements RaySim.Containers {
-
-    /** The termination finalizer's removal, without reading the pod first. */
-    private static final String NO_FINALIZERS = "[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]";
 
     static final String CLUSTER_LABEL = "ray.io/cluster";
     static final String GROUP_LABEL = "ray.io/group";
@@ -167,7 +158,7 @@ final class Kubelet implements RaySim.Containers {
                 .withFinalizers(TERMINATION_FINALIZER)
                 .endMetadata()
                 .withNewSpec().withRestartPolicy(workload.restartPolicy())
-                .addNewContainer().withName(containerName(pod)).withImage("rayproject/ray:2.41.0").endContainer()
+                .addNewContainer().withName("ray-" + (pod.head() ? "head" : "worker")).withImage("rayproject/ray:2.41.0").endContainer()
                 .endSpec()
                 .withNewStatus().withPhase("Pending").endStatus().build()).create();
         pods.put(pod.name, pod);
@@ -220,7 +211,10 @@ final class Kubelet implements RaySim.Containers {
     private void remove(SimPod pod) {
         pods.remove(pod.name);
         pool.release(pod.name);
-        client.pods().inNamespace(namespace).withName(pod.name).patch(PatchContext.of(PatchType.JSON), NO_FINALIZERS);
+        client.pods().inNamespace(namespace).withName(pod.name).edit(object -> {
+            object.getMetadata().setFinalizers(List.of());
+            return object;
+        });
         client.pods().inNamespace(namespace).withName(pod.name).delete();
     }
 
@@ -319,31 +313,21 @@ final class Kubelet implements RaySim.Containers {
         status(pod, "True", null, false);
     }
 
-    /**
-     * Writes the pod's status with one patch, no read first, as a kubelet does (a fleet's pods then cost the API server one
-     * request per change of state, not two). The mock keeps pods' status with the rest of the object, so the patch goes to
-     * the pod itself; and it is a JSON Patch setting the whole status, as the mock merges a merge patch's lists into the
-     * stored ones instead of replacing them.
-     */
     private void status(SimPod pod, String scheduled, String reason, boolean ready) {
-        ContainerStateBuilder state = new ContainerStateBuilder();
-        if (ready) {
-            state.withNewRunning().withStartedAt(Instant.now().toString()).endRunning();
-        } else {
-            state.withNewWaiting().withReason(waitingReason(pod)).endWaiting();
-        }
-        PodStatus status = new PodStatusBuilder().withPhase(pod.phase)
-                .withConditions(new PodConditionBuilder().withType("PodScheduled").withStatus(scheduled).withReason(reason).build(),
-                        new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build())
-                .withContainerStatuses(new ContainerStatusBuilder().withName(containerName(pod)).withReady(ready).withRestartCount(pod.restarts)
-                        .withState(state.build()).build())
-                .build();
-        client.pods().inNamespace(namespace).withName(pod.name).patch(PatchContext.of(PatchType.JSON),
-                Serialization.asJson(List.of(Map.of("op", "add", "path", "/status", "value", status))));
-    }
-
-    private static String containerName(SimPod pod) {
-        return "ray-" + (pod.head() ? "head" : "worker");
+        client.pods().inNamespace(namespace).withName(pod.name).edit(object -> {
+            object.getStatus().setPhase(pod.phase);
+            object.getStatus().setConditions(List.of(
+                    new PodConditionBuilder().withType("PodScheduled").withStatus(scheduled).withReason(reason).build(),
+                    new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build()));
+            object.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder()
+                    .withName(object.getSpec().getContainers().get(0).getName()).withReady(ready).withRestartCount(pod.restarts)
+                    .withNewState().editOrNewWaiting().withReason(ready ? null : waitingReason(pod)).endWaiting().endState().build()));
+            if (ready) {
+                object.getStatus().getContainerStatuses().get(0).setState(new io.fabric8.kubernetes.api.model.ContainerStateBuilder()
+                        .withNewRunning().withStartedAt(Instant.now().toString()).endRunning().build());
+            }
+            return object;
+        });
     }
 
     private static String waitingReason(SimPod pod) {
