@@ -1,10 +1,14 @@
 package dev.rayscale.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.NodeStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.ray.v1.RayCluster;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -43,13 +47,53 @@ class ClusterSimulatorTest {
             String patch = "[{\"op\":\"test\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":7},"
                     + "{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":9}]";
 
-            var refused = org.assertj.core.api.Assertions.catchThrowableOfType(io.fabric8.kubernetes.client.KubernetesClientException.class,
+            var refused = catchThrowableOfType(KubernetesClientException.class,
                     () -> sim.client().resources(RayCluster.class).inNamespace("default").withName("cas-test")
-                            .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON), patch));
+                            .patch(PatchContext.of(PatchType.JSON), patch));
 
             assertThat(refused.getCode()).isEqualTo(422);
             assertThat(sim.client().resources(RayCluster.class).inNamespace("default").withName("cas-test").get()
                     .getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isZero();
+        }
+    }
+
+    /**
+     * What the actuator's writes without a read rely on, as a real API server does for a custom resource with the status
+     * subresource (Kubernetes documentation, "Extend the Kubernetes API with CustomResourceDefinitions", Status subresource:
+     * {@code metadata.generation} is incremented for all changes except to {@code .metadata} and {@code .status}): a
+     * status write and an annotation leave the generation as it was, a spec change raises it, and a JSON Patch testing
+     * the generation or the whole annotations is refused (422) once they changed.
+     */
+    @Test
+    void countsSpecChangesInTheGenerationAndRefusesPatchesTestingAnOldOne() {
+        try (ClusterSimulator sim = ClusterSimulator.start(Workload.shipped("walkthrough"), "generation-test", 20)) {
+            var cluster = sim.client().resources(RayCluster.class).inNamespace("default").withName("generation-test");
+            long generation = cluster.get().getMetadata().getGeneration();
+            cluster.subresource("status").patch(PatchContext.of(PatchType.JSON),
+                    "[{\"op\":\"add\",\"path\":\"/status\",\"value\":{\"state\":\"ready\"}}]");
+            assertThat(cluster.get().getMetadata().getGeneration()).as("after a status write").isEqualTo(generation);
+            cluster.edit(c -> {
+                c.getMetadata().getAnnotations().put("example.com/owner", "team-a");
+                return c;
+            });
+            assertThat(cluster.get().getMetadata().getGeneration()).as("after an annotation").isEqualTo(generation);
+            String annotations = io.fabric8.kubernetes.client.utils.Serialization.asJson(cluster.get().getMetadata().getAnnotations());
+            String testing = "[{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":" + generation + "},"
+                    + "{\"op\":\"test\",\"path\":\"/metadata/annotations\",\"value\":" + annotations + "},"
+                    + "{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":1}]";
+            cluster.patch(PatchContext.of(PatchType.JSON), testing);
+            assertThat(cluster.get().getMetadata().getGeneration()).as("after a spec change").isEqualTo(generation + 1);
+
+            assertThat(catchThrowableOfType(KubernetesClientException.class, () -> cluster.patch(PatchContext.of(PatchType.JSON), testing))
+                    .getCode()).as("an old generation").isEqualTo(422);
+            String current = "[{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":" + (generation + 1) + "},"
+                    + "{\"op\":\"test\",\"path\":\"/metadata/annotations\",\"value\":" + annotations + "}]";
+            cluster.edit(c -> {
+                c.getMetadata().getAnnotations().put("example.com/owner", "team-b");
+                return c;
+            });
+            assertThat(catchThrowableOfType(KubernetesClientException.class, () -> cluster.patch(PatchContext.of(PatchType.JSON), current))
+                    .getCode()).as("old annotations").isEqualTo(422);
         }
     }
 

@@ -3,12 +3,14 @@ package dev.rayscale.actuator;
 import dev.rayscale.actuator.core.Actuation;
 import dev.rayscale.actuator.core.ActuationPlan;
 import dev.rayscale.actuator.core.Ending;
+import dev.rayscale.actuator.core.LastWrite;
 import dev.rayscale.actuator.core.Notice;
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.ScaleDecision;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +25,10 @@ import org.jboss.logging.Logger;
  * Applies one decision to its RayCluster, safely, and says what happened. The shell around the pure
  * {@link Actuation}; its steps, each once:
  * <ol>
- *   <li><b>observe</b>: the RayCluster (and its pods and the GCS's live nodes when pods are to go);</li>
+ *   <li><b>observe</b>: the RayCluster (and its pods and the GCS's live nodes when pods are to go); or, for a decision
+ *       that removes no pod on a cluster this actuator wrote last, nothing: its plan is judged on the RayCluster that write
+ *       left and written with tests that its spec and annotations are still so ({@link Actuation#unreadWrite}), and
+ *       observed as below only if they are not;</li>
  *   <li><b>judge</b> ({@link Actuation#judge}): STALE if expired, superseded, re-created or changed since the
  *       snapshot (a decision made before this actuator's last write to the cluster changed what it assumed is
  *       superseded before anything is read, {@link LastWrites}); NOOP if this very decision was applied already;
@@ -88,9 +93,17 @@ public class ActuationService {
     }
 
     private Ending actuate(ScaleDecision decision, ScaleDecision newer, Instant received) {
-        Optional<Ending> unread = Actuation.beforeReading(decision, newer, lastWrites.to(decision), received);
+        LastWrite lastWrite = lastWrites.to(decision);
+        Optional<Ending> unread = Actuation.beforeReading(decision, newer, lastWrite, received);
         if (unread.isPresent()) {
             return unread.get();
+        }
+        Optional<ActuationPlan> unreadPlan = Actuation.unreadWrite(decision, lastWrite, clock.instant(), config.dryRun());
+        Optional<PatchWriter.Unread> written = unreadPlan.flatMap(plan -> writer.writeUnread(decision, lastWrite, plan));
+        metrics.unreadWrite(unreadPlan.isPresent(), written.isPresent());
+        if (written.isPresent()) {
+            report(written.get().cluster(), decision, written.get().ending());
+            return written.get().ending();
         }
         ClusterApi.Observation observed = observe(decision);
         if (observed == null) {
@@ -105,7 +118,7 @@ public class ActuationService {
                 ? write.concluded(writer.write(decision, observed.view(), write.plan()))
                 : ((Actuation.End) next).ending();
         if (observed != null) {
-            report(observed, decision, ending);
+            report(observed.cluster(), decision, ending);
         }
         return ending;
     }
@@ -128,7 +141,10 @@ public class ActuationService {
         return refusals;
     }
 
-    /** Keeps what Ray refused, and any drained pod in which a new raylet has appeared since; says what was kept. */
+    /**
+     * Keeps what Ray refused, and any drained pod in which a new raylet has appeared since; says what was kept. After
+     * drains, the pods are read again for the patch's floor ({@link ActuationPlan#podsNow}): the drains took time.
+     */
     private void settle(ClusterApi.Observation observed, ScaleDecision decision, Actuation.Drain drain, Map<String, String> refusals) {
         ActuationPlan plan = drain.plan();
         plan.settle(refusals);
@@ -137,18 +153,22 @@ public class ActuationService {
             if (after != null) {
                 plan.recheck(after);
             }
+            ClusterApi.Observation now = api.observe(decision.cluster().namespace(), decision.cluster().name(), true);
+            if (now != null) {
+                plan.podsNow(now.view().pods());
+            }
         }
         reports.events(observed.cluster(), Notice.refusals(decision, plan.rejections(), drain.dryRun()));
     }
 
     /** Hands the Events and, when the decision is in force, the GCS report (so that {@code ray status} shows it) to be sent. */
-    private void report(ClusterApi.Observation observed, ScaleDecision decision, Ending ending) {
+    private void report(RayCluster cluster, ScaleDecision decision, Ending ending) {
         if (ending.patched()) {
             metrics.patched(Duration.between(decision.decidedAt(), clock.instant()));
         }
-        reports.events(observed.cluster(), ending.notices());
+        reports.events(cluster, ending.notices());
         if (ending.inForce()) {
-            reports.gcs(observed.cluster(), decision);
+            reports.gcs(cluster, decision);
         }
     }
 }

@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * What the actuator counts: outcomes by kind (in total and per cluster) and by cause, drains accepted and refused,
- * decision-to-patch latency, and reports dropped because too many were waiting to be sent.
+ * decision-to-patch latency, writes made without a read first, and reports dropped because too many were waiting to be
+ * sent.
  */
 @ApplicationScoped
 public class ActuatorMetrics {
@@ -19,6 +20,7 @@ public class ActuatorMetrics {
     private static final String CAUSES = "rayscale.actuator.causes";
     private static final String REPORTS_DROPPED = "rayscale.actuator.reports.dropped";
     private static final List<String> REPORT_KINDS = List.of("event", "gcs");
+    private static final String UNREAD_WRITES = "rayscale.actuator.unread.writes";
 
     private final MeterRegistry registry;
     private final Timer decisionToPatch;
@@ -39,6 +41,8 @@ public class ActuatorMetrics {
         for (String kind : REPORT_KINDS) {
             registry.counter(REPORTS_DROPPED, "kind", kind);
         }
+        registry.counter(UNREAD_WRITES, "result", "applied");
+        registry.counter(UNREAD_WRITES, "result", "read-after-all");
     }
 
     /**
@@ -60,6 +64,16 @@ public class ActuatorMetrics {
     /** A report (an Event, a GCS report) dropped because the queue of reports to send was full. */
     void reportDropped(String kind) {
         registry.counter(REPORTS_DROPPED, "kind", kind).increment();
+    }
+
+    /**
+     * A decision that could be written without reading its RayCluster ({@code tried}): whether it was ({@code applied}),
+     * or the RayCluster had changed since this actuator's last write and was read after all.
+     */
+    void unreadWrite(boolean tried, boolean applied) {
+        if (tried) {
+            registry.counter(UNREAD_WRITES, "result", applied ? "applied" : "read-after-all").increment();
+        }
     }
 
     void patched(Duration sinceDecision) {

@@ -3,9 +3,12 @@ package dev.rayscale.actuator;
 import dev.rayscale.actuator.core.ActuationPlan;
 import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.actuator.core.Ending;
+import dev.rayscale.actuator.core.LastWrite;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.actuator.core.Patches;
 import dev.rayscale.events.ScaleDecision;
+import io.ray.v1.RayCluster;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,6 +32,30 @@ final class PatchWriter {
         this.maxAttempts = Math.max(1, maxAttempts);
     }
 
+    /** A write made without reading the RayCluster first: the RayCluster it left, and how it ended. */
+    record Unread(RayCluster cluster, Ending ending) {
+    }
+
+    /**
+     * Writes {@code plan}, made on {@code lastWrite}'s RayCluster, in one attempt that tests the spec and annotations are
+     * still as that write left them ({@link Patches#buildUnread}). Empty unless it landed: when they changed, or the
+     * answer was unclear, nothing is concluded, and the decision is read and judged as any other (a patch that did land
+     * unanswered is then found applied by its mark).
+     */
+    Optional<Unread> writeUnread(ScaleDecision decision, LastWrite lastWrite, ActuationPlan plan) {
+        ObservedCluster cached = lastWrite.after();
+        String patch = Patches.buildUnread(plan, AppliedMark.of(decision), lastWrite);
+        ClusterApi.PatchOutcome outcome = api.patch(cached.namespace(), cached.name(), patch);
+        if (!(outcome instanceof ClusterApi.PatchOutcome.Applied applied)) {
+            LOG.debugf("%s: the RayCluster changed since this actuator's last write, or the write went unanswered (%s); reading it",
+                    decision.cluster().id(), outcome);
+            return Optional.empty();
+        }
+        lastWrites.wrote(decision, applied.cluster(), applied.after());
+        return Optional.of(new Unread(applied.cluster(), Ending.patched(decision, plan, null, applied.after().resourceVersion(), 1,
+                "unread (spec and annotations as this actuator last wrote them); ")));
+    }
+
     Ending write(ScaleDecision decision, ObservedCluster observed, ActuationPlan plan) {
         AppliedMark mark = AppliedMark.of(decision);
         String before = observed.resourceVersion();
@@ -37,7 +64,7 @@ final class PatchWriter {
         for (int attempts = 1; ; attempts++) {
             ClusterApi.PatchOutcome outcome = api.patch(observed.namespace(), observed.name(), Patches.build(attempt, mark));
             if (outcome instanceof ClusterApi.PatchOutcome.Applied applied) {
-                lastWrites.wrote(decision, applied.after());
+                lastWrites.wrote(decision, applied.cluster(), applied.after());
                 return Ending.patched(decision, attempt, before, applied.after().resourceVersion(), attempts, history);
             }
             if (outcome instanceof ClusterApi.PatchOutcome.Refused refused) {
@@ -53,7 +80,7 @@ final class PatchWriter {
             }
             ClusterApi.Observation reread = api.observe(observed.namespace(), observed.name(), true);
             if (reread != null && reread.view().mark().names(decision)) {
-                lastWrites.wrote(decision, reread.view());
+                lastWrites.wrote(decision, reread.cluster(), reread.view());
                 return Ending.patched(decision, attempt, before, reread.view().resourceVersion(), attempts,
                         history + "attempt " + attempts + " was answered \"" + message + "\" but had landed; ");
             }

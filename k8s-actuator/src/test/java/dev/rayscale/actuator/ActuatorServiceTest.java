@@ -542,6 +542,40 @@ class ActuatorServiceTest {
     }
 
     /**
+     * A decision that removes no pod, on a cluster this actuator wrote last, is written without reading the RayCluster:
+     * one request, whose test operations hold the spec (its generation) and the annotations to what that write left. When
+     * someone changed them since, the API server refuses the patch (422; scripted here, the mock of these tests does not
+     * answer failed tests), and the RayCluster is read and the decision judged on it, as any other.
+     */
+    @Test
+    void onAClusterThisActuatorWroteLastADecisionRemovingNoPodIsWrittenWithoutARead() {
+        RayCluster cluster = create(unique("unread"), 0);
+        assertThat(actuation.apply(Decisions.scale(cluster, 1, 0, 2, List.of())).resourceVersionBefore()).as("the first is read").isNotNull();
+
+        ActuationResult unread = actuation.apply(Decisions.scale(cluster, 2, 2, 5, List.of()));
+
+        assertThat(unread.cause()).isEqualTo(ActuationCause.PATCHED);
+        assertThat(unread.resourceVersionBefore()).as("not read").isNull();
+        assertThat(unread.reason()).startsWith("unread (spec and annotations as this actuator last wrote them); ");
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(5);
+
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).edit(c -> {
+            c.getSpec().getWorkerGroupSpecs().get(0).setMaxReplicas(6);
+            return c;
+        });
+        server.expect().patch().withPath(path(cluster))
+                .andReturn(422, "{\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,"
+                        + "\"message\":\"the server rejected our request due to an error in our request\"}")
+                .once();
+
+        ActuationResult read = actuation.apply(Decisions.scale(cluster, 3, 5, 8, List.of()));
+
+        assertThat(read.cause()).isEqualTo(ActuationCause.PATCHED);
+        assertThat(read.resourceVersionBefore()).as("read after all").isNotNull();
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).as("the new maximum, read").isEqualTo(6);
+    }
+
+    /**
      * Different clusters of one batch are applied side by side: the first cluster's GCS never answers, so its decision,
      * which removes a pod, waits out the deadline of the read of the live Ray nodes; the second cluster's decision,
      * behind it in the batch, is applied meanwhile.

@@ -4,6 +4,7 @@ import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ScaleDecision;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,6 +51,26 @@ public final class Actuation {
     public static Optional<Ending> beforeReading(ScaleDecision decision, ScaleDecision newer, LastWrite lastWrite, Instant now) {
         return Verdict.beforeReading(decision, newer, lastWrite, now) instanceof Verdict.Stale stale
                 ? Optional.of(Ending.unread(stale.cause(), stale.reason())) : Optional.empty();
+    }
+
+    /**
+     * The plan to write without reading the RayCluster, judged on the one {@code lastWrite} (this actuator's last write to
+     * the cluster, null if none) left, or empty when it must be read: when the decision removes pods (they and the GCS
+     * must be read), when that RayCluster says the decision is stale, already applied, a dry run or changes nothing
+     * (only a fresh read may say so). The plan's patch ({@link Patches#buildUnread}) tests that the spec and annotations
+     * are still as that write left them, so a RayCluster changed since is never written to on this judgement.
+     */
+    public static Optional<ActuationPlan> unreadWrite(ScaleDecision decision, LastWrite lastWrite, Instant now, boolean dryRunConfigured) {
+        if (lastWrite == null || lastWrite.generation() == null || readsPods(decision)) {
+            return Optional.empty();
+        }
+        Next next = judge(decision, lastWrite.after(), now, dryRunConfigured);
+        if (!(next instanceof Drain drain) || drain.dryRun() || !drain.plan().toDrain().isEmpty()) {
+            return Optional.empty();
+        }
+        drain.plan().settle(Map.of());
+        return afterDrains(decision, drain.plan(), false, now) instanceof Write write && write.expiry() == null
+                ? Optional.of(write.plan()) : Optional.empty();
     }
 
     /** Whether the pods must be read: when the decision removes any. */

@@ -65,6 +65,11 @@ public final class ActuationPlan {
         groups.forEach(group -> group.settle(refusals));
     }
 
+    /** The cluster's pods as read again right before the patch ({@link GroupPlan#podsNow}). */
+    public void podsNow(Map<String, ObservedCluster.ObservedPod> now) {
+        groups.forEach(group -> group.podsNow(now));
+    }
+
     public void recheck(Map<String, List<String>> liveNodesAfterDrain) {
         groups.forEach(group -> group.recheck(liveNodesAfterDrain));
     }

@@ -29,6 +29,8 @@ public final class GroupPlan {
     final ObservedCluster.ObservedGroup spec;
     final GroupTarget target;
     private final Map<String, ObservedCluster.ObservedPod> pods;
+    /** The group's pods as last read: at first as observed, then as read again right before the patch ({@link #podsNow}). */
+    private Map<String, ObservedCluster.ObservedPod> podsLastRead;
     private final boolean previousInProgress;
     /** Only finish removing pods already drained: no scale-up, no new drains. */
     private final boolean finishing;
@@ -43,6 +45,7 @@ public final class GroupPlan {
         this.spec = spec;
         this.target = target;
         this.pods = cluster.pods();
+        this.podsLastRead = pods;
         this.finishing = finishing;
         this.previousInProgress = spec.workersToDelete().stream().anyMatch(pods::containsKey);
         for (PodDeletion deletion : target.toDelete()) {
@@ -173,11 +176,20 @@ public final class GroupPlan {
         return Math.max(Math.max(spec.min(), floor), Math.min(spec.max(), wanted));
     }
 
+    /**
+     * The pods as read again right before the patch, for the floor of {@link #replicasAfter}: while drains ran, a pod named
+     * for deletion may have been lost with its node and the operator, not yet seeing the patch, may have replaced it; the
+     * replacement is not named, and unless it is counted, the operator deletes a pod of its own choosing after the patch.
+     */
+    public void podsNow(Map<String, ObservedCluster.ObservedPod> now) {
+        podsLastRead = Map.copyOf(now);
+    }
+
     /** Pods of this group the operator will count after the patch: all that exist, terminating too, but those named. */
     private int podsCountedAfter() {
         Set<String> named = new LinkedHashSet<>(workersToDeleteAfter());
         int count = 0;
-        for (ObservedCluster.ObservedPod pod : pods.values()) {
+        for (ObservedCluster.ObservedPod pod : podsLastRead.values()) {
             if (name.equals(pod.group()) && !named.contains(pod.name())) {
                 count++;
             }

@@ -1,6 +1,7 @@
 package dev.rayscale.actuator.core;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * What this actuator last wrote to a cluster, and when. A decision made before that write, on the state the write
@@ -10,6 +11,13 @@ import java.time.Instant;
  * @param decisionId the decision written
  * @param appliedAt when the write was answered, on the actuator's clock
  * @param after the RayCluster as the write left it
+ * @param generation its {@code metadata.generation} after the write: any later change of its spec, by anyone, raises it
+ *     (its status does not); null if the API server keeps none, and then nothing is written without a read
+ * @param annotations its annotations after the write, all of them
  */
-public record LastWrite(String decisionId, Instant appliedAt, ObservedCluster after) {
+public record LastWrite(String decisionId, Instant appliedAt, ObservedCluster after, Long generation, Map<String, String> annotations) {
+
+    public LastWrite {
+        annotations = Map.copyOf(annotations);
+    }
 }

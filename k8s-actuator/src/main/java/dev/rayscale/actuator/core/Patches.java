@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
+import java.util.TreeMap;
 
 /**
  * The one JSON Patch (RFC 6902) a plan becomes: {@code test} operations on everything the decision
@@ -22,8 +23,25 @@ public final class Patches {
     }
 
     public static String build(ActuationPlan plan, AppliedMark mark) {
-        ObservedCluster cluster = plan.cluster();
+        return build(plan, mark, JSON.arrayNode()).toString();
+    }
+
+    /**
+     * The patch of a plan made on {@code lastWrite}'s RayCluster instead of one read now: first {@code test} operations
+     * that its spec (its generation) and its annotations (the opt-in, dry-run and applied-decision ones among them) are
+     * still as that write left them, then the plan's own. Its status may have changed; nothing a plan relies on is there.
+     */
+    public static String buildUnread(ActuationPlan plan, AppliedMark mark, LastWrite lastWrite) {
         ArrayNode patch = JSON.arrayNode();
+        patch.add(op("test", "/metadata/generation").put("value", lastWrite.generation()));
+        ObjectNode annotations = JSON.objectNode();
+        new TreeMap<>(lastWrite.annotations()).forEach(annotations::put);
+        patch.add(op("test", "/metadata/annotations").set("value", annotations));
+        return build(plan, mark, patch).toString();
+    }
+
+    private static ArrayNode build(ActuationPlan plan, AppliedMark mark, ArrayNode patch) {
+        ObservedCluster cluster = plan.cluster();
         if (cluster.uid() != null) {
             patch.add(op("test", "/metadata/uid").put("value", cluster.uid()));
         }
@@ -56,7 +74,7 @@ public final class Patches {
         }
         patch.add(op("add", ANNOTATIONS + escape(AppliedMark.SEQUENCE)).put("value", String.valueOf(mark.sequence())));
         patch.add(op("add", ANNOTATIONS + escape(AppliedMark.DECISION)).put("value", mark.decisionId()));
-        return patch.toString();
+        return patch;
     }
 
     private static ObjectNode op(String op, String path) {

@@ -271,20 +271,91 @@ class ActuationPlanTest {
         ScaleDecision waiting = decision(target("cpu", 2, 3));
         Instant afterIt = waiting.decidedAt().plusSeconds(1);
 
-        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", afterIt, cluster(group("cpu", 3))), NOW))
+        assertThat(Verdict.beforeReading(waiting, null, written("d-9", afterIt, cluster(group("cpu", 3))), NOW))
                 .isInstanceOfSatisfying(Verdict.Stale.class, stale -> {
                     assertThat(stale.superseded()).as("the normal course of a queue: no warning").isTrue();
                     assertThat(stale.reason()).startsWith("superseded by decision d-9, applied at " + afterIt + ", after this one was "
                             + "made at " + waiting.decidedAt() + ": worker group cpu has replicas 3 now; the decision assumed 2");
                 });
-        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", waiting.decidedAt().minusSeconds(1), cluster(group("cpu", 3))),
+        assertThat(Verdict.beforeReading(waiting, null, written("d-9", waiting.decidedAt().minusSeconds(1), cluster(group("cpu", 3))),
                 NOW)).as("made after the write: it may have seen it, so the RayCluster is read").isInstanceOf(Verdict.Fresh.class);
-        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", afterIt, cluster(group("cpu", 2))), NOW))
+        assertThat(Verdict.beforeReading(waiting, null, written("d-9", afterIt, cluster(group("cpu", 2))), NOW))
                 .as("the write left the group as the decision assumed").isInstanceOf(Verdict.Fresh.class);
-        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-10", afterIt, cluster(group("cpu", 3))), NOW))
+        assertThat(Verdict.beforeReading(waiting, null, written("d-10", afterIt, cluster(group("cpu", 3))), NOW))
                 .as("this very decision, delivered again: read, to answer that it was applied").isInstanceOf(Verdict.Fresh.class);
-        assertThat(Verdict.beforeReading(waiting, null, new LastWrite("d-9", afterIt, withUid(cluster(group("cpu", 3)), "uid-2")), NOW))
+        assertThat(Verdict.beforeReading(waiting, null, written("d-9", afterIt, withUid(cluster(group("cpu", 3)), "uid-2")), NOW))
                 .as("written to another RayCluster of the same name").isInstanceOf(Verdict.Fresh.class);
+    }
+
+    @Test
+    void aDecisionRemovingNoPodOnAClusterThisActuatorWroteLastIsPlannedOnWhatThatWriteLeft() {
+        LastWrite last = written("d-9", NOW.minusSeconds(5), withMark(cluster(group("cpu", 3)), new AppliedMark(9, "d-9", true)));
+
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 5)), last, NOW, false)).hasValueSatisfying(plan -> {
+            assertThat(plan.groups().get(0).replicasAfter()).isEqualTo(5);
+            assertThat(plan.cluster()).isSameAs(last.after());
+        });
+    }
+
+    @Test
+    void whatOnlyAReadMaySayIsReadFor() {
+        ObservedCluster after = withMark(cluster(group("cpu", 3)), new AppliedMark(9, "d-9", true));
+        LastWrite last = written("d-9", NOW.minusSeconds(5), after);
+
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 5)), null, NOW, false)).as("no write known").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 5)),
+                new LastWrite("d-9", NOW.minusSeconds(5), after, null, Map.of()), NOW, false)).as("an API server keeping no generation").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 2, idle("a", "na"))), last, NOW, false))
+                .as("pods to remove: they and the GCS are read").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 2, 5)), last, NOW, false))
+                .as("stale on what the write left (it may have changed back since)").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 3)), last, NOW, false)).as("nothing to change").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 5)), last, NOW, true)).as("a dry run configured").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 5)), written("d-9", NOW.minusSeconds(5), dryRun(after)), NOW, false))
+                .as("a cluster asking for dry runs").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(target("cpu", 3, 5)),
+                written("d-10", NOW.minusSeconds(5), withMark(after, new AppliedMark(10, "d-10", true))), NOW, false))
+                .as("this very decision, written already").isEmpty();
+        assertThat(Actuation.unreadWrite(decision(NOW.minusSeconds(1), target("cpu", 3, 5)), last, NOW, false)).as("expired").isEmpty();
+    }
+
+    @Test
+    void aPatchWithoutAReadFirstTestsThatTheSpecAndAnnotationsAreAsTheLastWriteLeftThem() throws Exception {
+        ObservedCluster after = withMark(cluster(group("cpu", 3)), new AppliedMark(9, "d-9", true));
+        LastWrite last = new LastWrite("d-9", NOW.minusSeconds(5), after, 7L,
+                Map.of("rayscale.dev/autoscaling", "enabled", "rayscale.dev/last-applied-decision", "d-9"));
+        ActuationPlan plan = Actuation.unreadWrite(decision(target("cpu", 3, 5)), last, NOW, false).orElseThrow();
+        AppliedMark mark = new AppliedMark(10, "d-10", true);
+
+        JsonNode patch = EventJson.mapper().readTree(Patches.buildUnread(plan, mark, last));
+        JsonNode read = EventJson.mapper().readTree(Patches.build(plan, mark));
+
+        assertThat(patch.get(0).toString()).isEqualTo("{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":7}");
+        assertThat(patch.get(1).toString()).isEqualTo("{\"op\":\"test\",\"path\":\"/metadata/annotations\",\"value\":"
+                + "{\"rayscale.dev/autoscaling\":\"enabled\",\"rayscale.dev/last-applied-decision\":\"d-9\"}}");
+        assertThat(patch.size()).isEqualTo(read.size() + 2);
+        for (int i = 0; i < read.size(); i++) {
+            assertThat(patch.get(i + 2)).as("then the patch a read would make").isEqualTo(read.get(i));
+        }
+    }
+
+    /**
+     * The race ClosedLoopTest's eviction-churn scenario found: while the drains ran, a named pod was lost with its node and
+     * the operator, still at the old replicas, created another in its place. Counted from the first read, the patch would
+     * leave one pod more than its replicas, and the operator would delete one of its own choosing (fact B6.27).
+     */
+    @Test
+    void aReplacementCreatedWhileTheDrainsRanIsCountedInTheFloor() {
+        ActuationPlan plan = ActuationPlan.of(decision(target("cpu", 3, 1, idle("a", "na"), idle("b", "nb"))),
+                cluster(group("cpu", 3), pods("cpu", "a", "b", "c"), live("a", "na", "b", "nb", "c", "nc")));
+        plan.settle(Map.of());
+        assertThat(plan.groups().get(0).replicasAfter()).isEqualTo(1);
+
+        plan.podsNow(pods("cpu", "b", "c", "d"));
+
+        GroupPlan group = plan.groups().get(0);
+        assertThat(group.workersToDeleteAfter()).containsExactly("a", "b");
+        assertThat(group.replicasAfter()).as("c and d stay, b goes; a is gone already").isEqualTo(2);
     }
 
     @Test
@@ -377,6 +448,16 @@ class ActuationPlanTest {
 
     private static ObservedCluster optedOut(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.annotated(), false, c.mark(), c.dryRun(),
+                c.groups(), c.pods(), c.liveNodes());
+    }
+
+    /** This actuator's last write, {@code decisionId}, at {@code at}, which left {@code after} at generation 4. */
+    private static LastWrite written(String decisionId, Instant at, ObservedCluster after) {
+        return new LastWrite(decisionId, at, after, 4L, Map.of("rayscale.dev/autoscaling", "enabled"));
+    }
+
+    private static ObservedCluster dryRun(ObservedCluster c) {
+        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.annotated(), c.optedIn(), c.mark(), true,
                 c.groups(), c.pods(), c.liveNodes());
     }
 
