@@ -102,7 +102,9 @@ public final class Digest {
             text.append("; drains ").append(accepted).append(" accepted, ").append(refused).append(" refused");
         }
         if (result.resourceVersionAfter() != null) {
-            text.append("; resourceVersion ").append(result.resourceVersionBefore()).append(" -> ").append(result.resourceVersionAfter());
+            // The actuator writes a scale-up on a cluster it wrote last without reading it first: no version before.
+            text.append("; resourceVersion ").append(result.resourceVersionBefore() == null ? "(not read) "
+                    : result.resourceVersionBefore() + " -> ").append(result.resourceVersionAfter());
         }
         return text.append(" (").append(result.reason()).append(')').toString();
     }
