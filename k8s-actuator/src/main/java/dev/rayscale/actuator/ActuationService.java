@@ -5,6 +5,7 @@ import dev.rayscale.actuator.core.ActuationPlan;
 import dev.rayscale.actuator.core.Ending;
 import dev.rayscale.actuator.core.LastWrite;
 import dev.rayscale.actuator.core.Notice;
+import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.PodDeletion;
@@ -153,12 +154,24 @@ public class ActuationService {
             if (after != null) {
                 plan.recheck(after);
             }
-            ClusterApi.Observation now = api.observe(decision.cluster().namespace(), decision.cluster().name(), true);
-            if (now != null) {
-                plan.podsNow(now.view().pods());
-            }
+            podsNow(decision).ifPresent(plan::podsNow);
         }
         reports.events(observed.cluster(), Notice.refusals(decision, plan.rejections(), drain.dryRun()));
+    }
+
+    /**
+     * The pods as they are now, or empty if the RayCluster is gone or the API does not answer: then the patch's floor keeps
+     * the first read's pods, and the drains Ray accepted are still written (their raylets have exited, fact A3.14).
+     */
+    private Optional<Map<String, ObservedCluster.ObservedPod>> podsNow(ScaleDecision decision) {
+        try {
+            ClusterApi.Observation now = api.observe(decision.cluster().namespace(), decision.cluster().name(), true);
+            return now == null ? Optional.empty() : Optional.of(now.view().pods());
+        } catch (KubernetesClientException e) {
+            LOG.warnf("%s: could not read the pods again after the drains (%s); the patch counts them as first read",
+                    decision.cluster().id(), ClusterApi.describe(e));
+            return Optional.empty();
+        }
     }
 
     /** Hands the Events and, when the decision is in force, the GCS report (so that {@code ray status} shows it) to be sent. */

@@ -243,6 +243,71 @@ class ActuatorServiceTest {
         assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(a);
     }
 
+    /**
+     * The race {@code ClosedLoopTest}'s eviction-churn scenario found: while a pod's drain ran, it was lost with its node
+     * and the operator, still at the old replicas, created another. The pods are read again after the drains, so the
+     * replacement is counted and the operator finds as many pods as replicas (it would delete one of its own choosing).
+     */
+    @Test
+    void aPodReplacedWhileItsDrainRanIsCountedWhenReplicasDrop() {
+        RayCluster cluster = threePodsOneIdle("replaced");
+        String a = idlePod(cluster);
+        ClusterApi churning = beforeSecondRead(() -> {
+            kubernetes.pods().inNamespace("default").withName(a).delete();
+            pods(cluster, cluster.getMetadata().getName() + "-d");
+        });
+
+        ActuationResult result = serviceOver(churning).apply(Decisions.scale(cluster, 18, 3, 2, List.of(Decisions.idle(a))));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(a);
+        assertThat(group.getReplicas()).as("b, c and the replacement d stay").isEqualTo(3);
+    }
+
+    /** If the pods cannot be read again after the drains, the drained pods are still removed, counted as first read. */
+    @Test
+    void drainedPodsAreRemovedEvenIfThePodsCannotBeReadAgain() {
+        RayCluster cluster = threePodsOneIdle("unreadable");
+        ClusterApi failing = beforeSecondRead(() -> {
+            throw new io.fabric8.kubernetes.client.KubernetesClientException("injected: etcdserver: request timed out", 503, null);
+        });
+
+        ActuationResult result = serviceOver(failing).apply(Decisions.scale(cluster, 19, 3, 2, List.of(Decisions.idle(idlePod(cluster)))));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(idlePod(cluster));
+        assertThat(group.getReplicas()).isEqualTo(2);
+    }
+
+    /** A cluster of three pods; the first, {@link #idlePod}, runs an idle Ray node. */
+    private RayCluster threePodsOneIdle(String prefix) {
+        RayCluster cluster = create(unique(prefix), 3);
+        pods(cluster, idlePod(cluster), cluster.getMetadata().getName() + "-b", cluster.getMetadata().getName() + "-c");
+        gcs.serve(nodes(idlePod(cluster)));
+        return cluster;
+    }
+
+    private static String idlePod(RayCluster cluster) {
+        return cluster.getMetadata().getName() + "-idle-a";
+    }
+
+    /** The API as it is, except that {@code meanwhile} happens just before its second read of the cluster: the one after the drains. */
+    private ClusterApi beforeSecondRead(Runnable meanwhile) {
+        return new ClusterApi(kubernetes, config()) {
+            private int reads;
+
+            @Override
+            Observation observe(String namespace, String name, boolean withPods) {
+                if (++reads == 2) {
+                    meanwhile.run();
+                }
+                return super.observe(namespace, name, withPods);
+            }
+        };
+    }
+
     /** A decision that expires while its drains run is not applied; only the pods Ray drained are still removed. */
     @Test
     void aDecisionThatExpiresDuringItsDrainsOnlyFinishesTheRemovals() {
