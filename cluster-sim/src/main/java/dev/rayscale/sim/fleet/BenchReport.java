@@ -46,7 +46,7 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         }
         lines.add(String.format(Locale.ROOT, "changes not acted on %d (waiting for their cluster's pending launches %d, lost %d), "
                 + "decisions without a result %d, decisions applied twice %d, unreadable records %d, ERROR lines logged %d, "
-                + "busy pods deleted %d", account.incomplete(), account.waitingForLaunches(), account.incomplete() - account.waitingForLaunches(),
+                + "busy pods deleted %d", account.incomplete(), account.waitingForLaunches(), account.lostChanges(),
                 account.unanswered(), account.appliedTwice(), unreadable, errorsLogged, invariants.busyDeletions()));
         return lines;
     }

@@ -178,9 +178,14 @@ public final class Chain {
             return latencies.stream().filter(latency -> !latency.complete()).count();
         }
 
-        /** Changes not carried through though nothing held them back, and decisions left without a result. */
+        /** Changes no result acted on though nothing held them back. */
+        public long lostChanges() {
+            return incomplete() - waitingForLaunches;
+        }
+
+        /** Changes lost, and decisions left without a result. */
         public long lost() {
-            return incomplete() - waitingForLaunches + unanswered;
+            return lostChanges() + unanswered;
         }
 
         /** The {@code q} quantile (0..1) of one stage over the complete changes, in milliseconds; NaN if none. */
