@@ -132,7 +132,7 @@ spec:
         {{- include "rayscale.kafkaEnv" . | nindent 8 }}
         {{- if eq $root.Values.image.flavor "jvm" }}
         - name: JAVA_OPTS_APPEND
-          value: {{ printf "-Dquarkus.http.host=0.0.0.0 -Djava.util.logging.manager=org.jboss.logmanager.LogManager %s" .values.jvmOptions | quote }}
+          value: {{ printf "-Dquarkus.http.host=0.0.0.0 -Djava.util.logging.manager=org.jboss.logmanager.LogManager -XX:SharedArchiveFile=/deployments/app-cds.jsa %s" .values.jvmOptions | quote }}
         {{- end }}
         - name: MALLOC_ARENA_MAX
           value: "2"

@@ -120,7 +120,9 @@ class ChartTest {
             assertThat(env(container, "KAFKA_SECURITY_PROTOCOL")).contains("PLAINTEXT");
             assertThat(container.getEnv()).extracting(EnvVar::getName).noneMatch(name -> name.startsWith("KAFKA_SASL") || name.startsWith("KAFKA_SSL"));
             assertThat(container.getImage()).isEqualTo("ghcr.io/rayscale/" + component + ":0.1.0");
-            assertThat(env(container, "JAVA_OPTS_APPEND")).hasValueSatisfying(options -> assertThat(options).contains("-Xmx"));
+            // The JVM image's class-data archive, made by its Dockerfile.jvm: the chart's options replace the image's own.
+            assertThat(env(container, "JAVA_OPTS_APPEND")).hasValueSatisfying(options -> assertThat(options)
+                    .contains("-Xmx").contains("-XX:SharedArchiveFile=/deployments/app-cds.jsa"));
         }
     }
 

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.events.codec.EventSchemas;
 import dev.rayscale.events.codec.InvalidEventException;
 import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class EventCodecTest {
@@ -21,6 +23,22 @@ class EventCodecTest {
         assertThat(EventCodec.SNAPSHOTS.warmUp()).isEqualTo(EventCodec.SNAPSHOTS.decode(Examples.document(EventType.SNAPSHOT, "walkthrough")));
         assertThat(EventCodec.DECISIONS.warmUp()).isEqualTo(EventCodec.DECISIONS.decode(Examples.document(EventType.DECISION, "walkthrough")));
         assertThat(EventCodec.ACTUATIONS.warmUp()).isEqualTo(EventCodec.ACTUATIONS.decode(Examples.document(EventType.ACTUATION, "walkthrough")));
+    }
+
+    @Test
+    void aWriterWarmsUpOnTheExampleWithoutTheValidatorWhichIsCompiledOnlyWhenAReaderFirstNeedsIt() {
+        AtomicInteger schemasRead = new AtomicInteger();
+        EventCodec<ClusterSnapshot> codec = new EventCodec<>(EventType.SNAPSHOT, new EventSchemas(schema -> {
+            schemasRead.incrementAndGet();
+            return schema;
+        }));
+
+        assertThat(codec.warmUpWriting()).isEqualTo(EventCodec.SNAPSHOTS.decode(Examples.document(EventType.SNAPSHOT, "walkthrough")));
+        assertThat(schemasRead).as("schema files read for a writer").hasValue(0);
+
+        codec.warmUp();
+        codec.warmUp();
+        assertThat(schemasRead).as("schema files read, once, for a reader").hasValue(EventSchemas.FILES.size());
     }
 
     @Test

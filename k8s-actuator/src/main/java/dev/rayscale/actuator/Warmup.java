@@ -27,7 +27,7 @@ public class Warmup {
         BackgroundWarmup.start("actuator-warmup", List.of(
                 new BackgroundWarmup.Step("the event codecs", () -> {
                     EventCodec.DECISIONS.warmUp();
-                    EventCodec.ACTUATIONS.warmUp();
+                    EventCodec.ACTUATIONS.warmUpWriting();
                 }),
                 new BackgroundWarmup.Step("the Kubernetes API and the GCS", () -> client.resources(RayCluster.class).inAnyNamespace()
                         .list(new ListOptionsBuilder().withLimit(SAMPLE).build()).getItems().stream()

@@ -1,5 +1,6 @@
 package dev.rayscale.service;
 
+import io.quarkus.runtime.Quarkus;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -7,8 +8,14 @@ import org.jboss.logging.Logger;
  * Does at start-up, off its path, what a service's first event would otherwise pay for in a cold JVM (class loading,
  * serialisers, connections). The steps run one after another on a daemon thread of their own; one that fails is logged at
  * debug and the next runs anyway: the first event then pays for it, as it would have without a warm-up.
+ *
+ * <p>In a <em>training run</em> ({@code -D}{@value #TRAINING_RUN}{@code =true}) the service exits once warmed up. The
+ * build starts each service so, with {@code -XX:ArchiveClassesAtExit}, to record the classes its start-up and warm-up
+ * load in a class-data archive, which later starts read instead of loading them one by one from the jars.
  */
 public final class BackgroundWarmup {
+
+    public static final String TRAINING_RUN = "rayscale.training-run";
 
     private static final Logger LOG = Logger.getLogger(BackgroundWarmup.class);
 
@@ -30,6 +37,10 @@ public final class BackgroundWarmup {
                 }
             }
             LOG.debugf("%s: warmed up in %d ms", threadName, (System.nanoTime() - start) / 1_000_000);
+            if (Boolean.getBoolean(TRAINING_RUN)) {
+                LOG.infof("training run: warmed up, exiting");
+                Quarkus.asyncExit();
+            }
         }, threadName);
         thread.setDaemon(true);
         thread.start();

@@ -109,10 +109,24 @@ public final class EventCodec<T extends RayscaleEvent> {
      * @throws IllegalStateException if the examples are not on the classpath (a native executable leaves them out)
      */
     public T warmUp() {
-        String name = type.schemaResource().replaceFirst("^schemas/", "").replaceFirst("\\.v\\d+\\.schema\\.json$", "");
-        T example = decode(EventSchemas.resourceBytes("examples/" + name + "/walkthrough.json"));
+        T example = decode(example());
         encode(example);
         return example;
+    }
+
+    /**
+     * As {@link #warmUp()}, for a service that only writes events of this type (the collector): the example is read
+     * without the JSON Schema, so that the validator, which such a service never uses, is not compiled.
+     */
+    public T warmUpWriting() {
+        T example = bind(example());
+        encode(example);
+        return example;
+    }
+
+    private byte[] example() {
+        String name = type.schemaResource().replaceFirst("^schemas/", "").replaceFirst("\\.v\\d+\\.schema\\.json$", "");
+        return EventSchemas.resourceBytes("examples/" + name + "/walkthrough.json");
     }
 
     /** Reads an event from a parsed document; see {@link #decode(byte[])}. */

@@ -18,8 +18,9 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * The JSON Schemas shipped in this jar under {@code schemas/}, compiled once. Schemas refer to each
- * other by their {@code $id} under {@value #ID_PREFIX}; those ids are served from the jar, never
+ * The JSON Schemas shipped in this jar under {@code schemas/}, read and compiled once, on first use: a service's
+ * serialisers are made while it starts, and the validator (a fifth of a second in a cold JVM) is left to its warm-up.
+ * Schemas refer to each other by their {@code $id} under {@value #ID_PREFIX}; those ids are served from the jar, never
  * fetched from the network.
  */
 public final class EventSchemas {
@@ -33,18 +34,38 @@ public final class EventSchemas {
 
     private static final EventSchemas SHIPPED = new EventSchemas(UnaryOperator.identity());
 
-    private final Map<EventType<?>, Schema> schemas = new LinkedHashMap<>();
+    private final String folder;
+    private final UnaryOperator<JsonNode> edit;
+    private volatile Map<EventType<?>, Schema> compiled;
 
     /**
-     * Compiles the shipped schemas after passing each through {@code edit} (tests use this to check
-     * against a stricter variant).
+     * The shipped schemas, each passed through {@code edit} (tests use this to check against a stricter variant).
      */
     public EventSchemas(UnaryOperator<JsonNode> edit) {
         this("", edit);
     }
 
-    /** Compiles the schemas found under the classpath folder {@code folder} (empty: this jar's own). */
+    /** The schemas found under the classpath folder {@code folder} (empty: this jar's own). */
     private EventSchemas(String folder, UnaryOperator<JsonNode> edit) {
+        this.folder = folder;
+        this.edit = edit;
+    }
+
+    private Map<EventType<?>, Schema> compiled() {
+        Map<EventType<?>, Schema> schemas = compiled;
+        if (schemas == null) {
+            synchronized (this) {
+                schemas = compiled;
+                if (schemas == null) {
+                    schemas = compile();
+                    compiled = schemas;
+                }
+            }
+        }
+        return schemas;
+    }
+
+    private Map<EventType<?>, Schema> compile() {
         Map<String, String> byId = new LinkedHashMap<>();
         for (String file : FILES) {
             byId.put(ID_PREFIX + file, edit.apply(readResource(folder + file)).toString());
@@ -53,9 +74,11 @@ public final class EventSchemas {
                 builder -> builder.schemas(byId)
                         .schemaLoader(loader -> loader.fetchRemoteResources(false))
                         .schemaRegistryConfig(SchemaRegistryConfig.builder().pathType(PathType.JSON_PATH).build()));
+        Map<EventType<?>, Schema> schemas = new LinkedHashMap<>();
         for (EventType<?> type : EventType.ALL) {
             schemas.put(type, registry.getSchema(SchemaLocation.of(ID_PREFIX + type.schemaResource())));
         }
+        return schemas;
     }
 
     /**
@@ -73,7 +96,7 @@ public final class EventSchemas {
 
     /** Validates {@code document} against the schema of {@code type}; empty means valid. */
     public List<Error> validate(EventType<?> type, JsonNode document) {
-        return schemas.get(type).validate(document);
+        return compiled().get(type).validate(document);
     }
 
     /** Reads one of the shipped schema files (or any JSON resource of this jar). */
