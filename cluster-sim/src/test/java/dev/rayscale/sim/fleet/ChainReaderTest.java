@@ -21,12 +21,12 @@ class ChainReaderTest {
 
     @Test
     void aClusterAtThePendingLaunchCapWaitsForItsLaunches() throws IOException {
-        assertThat(ChainReader.waitsForLaunches(snapshot("waiting-for-launches.json"), PLANNER)).isTrue();
+        assertThat(ChainReader.waitsForLaunches(snapshot("waiting-for-launches.json"), ChainReader.plannerOf(PLANNER))).isTrue();
     }
 
     @Test
     void aClusterWithRoomForLaunchesDoesNotWait() throws IOException {
-        assertThat(ChainReader.waitsForLaunches(snapshot("room-for-launches.json"), PLANNER)).isFalse();
+        assertThat(ChainReader.waitsForLaunches(snapshot("room-for-launches.json"), ChainReader.plannerOf(PLANNER))).isFalse();
     }
 
     private static ClusterSnapshot snapshot(String name) throws IOException {
