@@ -160,13 +160,13 @@ public class ActuationService {
     }
 
     /**
-     * The pods as they are now, or empty if the RayCluster is gone or the API does not answer: then the patch's floor keeps
-     * the first read's pods, and the drains Ray accepted are still written (their raylets have exited, fact A3.14).
+     * The pods as they are now, or empty if the API does not answer: then the patch's floor keeps the first read's pods,
+     * and the drains Ray accepted are still written (their raylets have exited, fact A3.14). Only the pods are read: the
+     * patch tests the RayCluster itself.
      */
     private Optional<Map<String, ObservedCluster.ObservedPod>> podsNow(ScaleDecision decision) {
         try {
-            ClusterApi.Observation now = api.observe(decision.cluster().namespace(), decision.cluster().name(), true);
-            return now == null ? Optional.empty() : Optional.of(now.view().pods());
+            return Optional.of(api.pods(decision.cluster().namespace(), decision.cluster().name()));
         } catch (KubernetesClientException e) {
             LOG.warnf("%s: could not read the pods again after the drains (%s); the patch counts them as first read",
                     decision.cluster().id(), ClusterApi.describe(e));

@@ -9,10 +9,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The actuator's only ways to touch Kubernetes: read a RayCluster (with its pods) and apply one JSON
+ * The actuator's only ways to touch Kubernetes: read a RayCluster (with its pods), or its pods alone, and apply one JSON
  * Patch to it. Reads are retried a bounded number of times on transient failures (5xx, 429, no
  * answer); a patch is sent once and its outcome told apart, because retrying a patch blindly is
  * wrong: one that timed out may have landed, and its retry would then fail its own test operations.
@@ -58,10 +59,16 @@ public class ClusterApi {
         if (cluster == null) {
             return null;
         }
-        List<Pod> pods = withPods
-                ? retrying(() -> client.pods().inNamespace(namespace).withLabel("ray.io/cluster", name).list()).getItems()
-                : List.of();
-        return new Observation(cluster, Observations.of(cluster, pods, config.replicaLabel()));
+        return new Observation(cluster, Observations.of(cluster, withPods ? podsOf(namespace, name) : List.of(), config.replicaLabel()));
+    }
+
+    /** The RayCluster's pods as they are now (none once it is gone), in the actuator's terms. */
+    Map<String, ObservedCluster.ObservedPod> pods(String namespace, String name) {
+        return Observations.pods(podsOf(namespace, name), config.replicaLabel());
+    }
+
+    private List<Pod> podsOf(String namespace, String name) {
+        return retrying(() -> client.pods().inNamespace(namespace).withLabel("ray.io/cluster", name).list()).getItems();
     }
 
     public PatchOutcome patch(String namespace, String name, String jsonPatch) {

@@ -32,17 +32,22 @@ final class Observations {
                     spec.getNumOfHosts() == null || spec.getNumOfHosts() < 1 ? 1 : spec.getNumOfHosts(),
                     listed ? spec.getScaleStrategy().getWorkersToDelete() : List.of(), listed));
         }
-        Map<String, ObservedCluster.ObservedPod> observedPods = new LinkedHashMap<>();
-        for (Pod pod : pods) {
-            Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-            String name = pod.getMetadata().getName();
-            observedPods.put(name, new ObservedCluster.ObservedPod(name, labels.get(GROUP_LABEL), labels.getOrDefault(replicaLabel, name),
-                    pod.getStatus() == null ? null : pod.getStatus().getPhase(), pod.getMetadata().getDeletionTimestamp() != null));
-        }
         return new ObservedCluster(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid(),
                 cluster.getMetadata().getResourceVersion(), annotations != null,
                 Annotations.optedIn(annotations),
                 AppliedMark.of(annotations), annotations != null && "true".equalsIgnoreCase(annotations.get(DRY_RUN_ANNOTATION)),
-                groups, observedPods, null);
+                groups, pods(pods, replicaLabel), null);
+    }
+
+    /** The pods by name, each with its group, its replica (the label's value, or its own name) and its phase. */
+    static Map<String, ObservedCluster.ObservedPod> pods(List<Pod> pods, String replicaLabel) {
+        Map<String, ObservedCluster.ObservedPod> observed = new LinkedHashMap<>();
+        for (Pod pod : pods) {
+            Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+            String name = pod.getMetadata().getName();
+            observed.put(name, new ObservedCluster.ObservedPod(name, labels.get(GROUP_LABEL), labels.getOrDefault(replicaLabel, name),
+                    pod.getStatus() == null ? null : pod.getStatus().getPhase(), pod.getMetadata().getDeletionTimestamp() != null));
+        }
+        return observed;
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.CloudEventHeaders;
@@ -252,7 +253,7 @@ class ActuatorServiceTest {
     void aPodReplacedWhileItsDrainRanIsCountedWhenReplicasDrop() {
         RayCluster cluster = threePodsOneIdle("replaced");
         String a = idlePod(cluster);
-        ClusterApi churning = beforeSecondRead(() -> {
+        ClusterApi churning = beforeThePodsAreReadAgain(() -> {
             kubernetes.pods().inNamespace("default").withName(a).delete();
             pods(cluster, cluster.getMetadata().getName() + "-d");
         });
@@ -269,7 +270,7 @@ class ActuatorServiceTest {
     @Test
     void drainedPodsAreRemovedEvenIfThePodsCannotBeReadAgain() {
         RayCluster cluster = threePodsOneIdle("unreadable");
-        ClusterApi failing = beforeSecondRead(() -> {
+        ClusterApi failing = beforeThePodsAreReadAgain(() -> {
             throw new io.fabric8.kubernetes.client.KubernetesClientException("injected: etcdserver: request timed out", 503, null);
         });
 
@@ -294,16 +295,13 @@ class ActuatorServiceTest {
     }
 
     /** The API as it is, except that {@code meanwhile} happens just before its second read of the cluster: the one after the drains. */
-    private ClusterApi beforeSecondRead(Runnable meanwhile) {
+    /** The API, with {@code meanwhile} run right before the pods are read again after the drains. */
+    private ClusterApi beforeThePodsAreReadAgain(Runnable meanwhile) {
         return new ClusterApi(kubernetes, config()) {
-            private int reads;
-
             @Override
-            Observation observe(String namespace, String name, boolean withPods) {
-                if (++reads == 2) {
-                    meanwhile.run();
-                }
-                return super.observe(namespace, name, withPods);
+            Map<String, ObservedCluster.ObservedPod> pods(String namespace, String name) {
+                meanwhile.run();
+                return super.pods(namespace, name);
             }
         };
     }
