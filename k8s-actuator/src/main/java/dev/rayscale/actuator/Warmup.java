@@ -3,19 +3,24 @@ package dev.rayscale.actuator;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.service.BackgroundWarmup;
+import dev.rayscale.service.ProducerWarmup;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.StartupEvent;
 import io.ray.v1.RayCluster;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
+import org.eclipse.microprofile.config.Config;
 
 /**
  * Makes the first decision as quick as the later ones. Right after start-up, off the start-up path, it does once what
  * the first decision would otherwise pay for in a cold JVM (about 1.3 s in the demo, of which 0.6 s was the GCS call):
- * it reads and writes an example decision and result, reads a page of RayClusters (opening the API server connection and
- * loading what reading and patching a RayCluster needs) and, for the first opted-in one, builds an Event and reads its GCS.
+ * it readies the producers ({@link ProducerWarmup}), reads and writes an example decision and result, builds the readers
+ * of RayClusters and pods, reads a page of RayClusters (opening the API server connection and loading what reading and
+ * patching a RayCluster needs) and, for the first opted-in one, builds an Event and reads its GCS.
  */
 @ApplicationScoped
 public class Warmup {
@@ -23,11 +28,17 @@ public class Warmup {
     /** RayClusters read to find an opted-in one: only such a cluster's GCS is Rayscale's to call. */
     private static final long SAMPLE = 50;
 
-    void warm(@Observes StartupEvent event, KubernetesClient client, ClusterReports reports) {
-        BackgroundWarmup.start("actuator-warmup", List.of(
+    void warm(@Observes StartupEvent event, KubernetesClient client, ClusterReports reports, KafkaClientService kafka, Config config) {
+        BackgroundWarmup.start("actuator-warmup", List.of(ProducerWarmup.step(kafka, config),
                 new BackgroundWarmup.Step("the event codecs", () -> {
                     EventCodec.DECISIONS.warmUp();
                     EventCodec.ACTUATIONS.warmUpWriting();
+                }),
+                // fabric8 reads an answer on the Vert.x event loop, and building a type's Jackson deserializer there the first
+                // time (reading the page below) blocked the loop for 2-3 s while the services started together, and Vert.x warned.
+                new BackgroundWarmup.Step("the readers of RayClusters and pods", () -> {
+                    client.getKubernetesSerialization().unmarshal("{}", RayCluster.class);
+                    client.getKubernetesSerialization().unmarshal("{\"items\":[{}]}", PodList.class);
                 }),
                 new BackgroundWarmup.Step("the Kubernetes API and the GCS", () -> client.resources(RayCluster.class).inAnyNamespace()
                         .list(new ListOptionsBuilder().withLimit(SAMPLE).build()).getItems().stream()

@@ -26,6 +26,11 @@ public final class BackgroundWarmup {
     private BackgroundWarmup() {
     }
 
+    /** Whether this is a training run, in which the service exits once warmed up. */
+    public static boolean trainingRun() {
+        return Boolean.getBoolean(TRAINING_RUN);
+    }
+
     public static void start(String threadName, List<Step> steps) {
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();
@@ -37,7 +42,7 @@ public final class BackgroundWarmup {
                 }
             }
             LOG.debugf("%s: warmed up in %d ms", threadName, (System.nanoTime() - start) / 1_000_000);
-            if (Boolean.getBoolean(TRAINING_RUN)) {
+            if (trainingRun()) {
                 LOG.infof("training run: warmed up, exiting");
                 Quarkus.asyncExit();
             }

@@ -1,5 +1,8 @@
 package dev.rayscale.sim.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -11,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,14 +27,17 @@ import java.util.concurrent.TimeUnit;
 public final class RayscaleServices implements AutoCloseable {
 
     public enum Service {
-        COLLECTOR("demand-collector"),
-        PLANNER("scaling-planner"),
-        ACTUATOR("k8s-actuator");
+        COLLECTOR("demand-collector", "demandCollector"),
+        PLANNER("scaling-planner", "scalingPlanner"),
+        ACTUATOR("k8s-actuator", "k8sActuator");
 
         final String module;
+        /** The service's section in the Helm chart's values. */
+        final String chartKey;
 
-        Service(String module) {
+        Service(String module, String chartKey) {
             this.module = module;
+            this.chartKey = chartKey;
         }
     }
 
@@ -44,6 +51,7 @@ public final class RayscaleServices implements AutoCloseable {
     private final String offsetReset;
     private final Map<Member, Process> running = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Member, Integer> ports = new java.util.concurrent.ConcurrentHashMap<>();
+    private final JsonNode chartValues;
 
     /**
      * One running copy of a service: copy 1 is the service itself; further copies join the same
@@ -78,6 +86,11 @@ public final class RayscaleServices implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
         this.apiServer = apiServer;
         this.groupSuffix = groupSuffix;
+        try {
+            this.chartValues = new ObjectMapper(new YAMLFactory()).readTree(root.resolve("deploy/helm/rayscale/values.yaml").toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the Helm chart's values", e);
+        }
         // A run's logs are its own: what an earlier run logged must not be read as this one's.
         try (var old = Files.isDirectory(logs) ? Files.list(logs) : java.util.stream.Stream.<Path>empty()) {
             for (Path log : old.filter(file -> file.toString().endsWith(".log")).toList()) {
@@ -160,8 +173,10 @@ public final class RayscaleServices implements AutoCloseable {
             ports.put(member, freePort());
         }
         int port = ports.get(member);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        // The JVM as the Helm chart runs it (heap, collector, compilers): the demo, the bench and the tests measure what deploys.
+        command.addAll(Arrays.asList(chartValues.path(service.chartKey).path("jvmOptions").asText().trim().split("\\s+")));
+        command.addAll(List.of(
                 "-Dkafka.bootstrap.servers=" + bootstrapServers,
                 "-Dquarkus.http.host=127.0.0.1",
                 "-Dquarkus.http.port=" + port));

@@ -1,8 +1,5 @@
 package dev.rayscale.sim.fleet;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.Fleet;
 import dev.rayscale.sim.demo.RayscaleServices;
@@ -10,13 +7,9 @@ import dev.rayscale.sim.demo.RayscaleServices.Member;
 import dev.rayscale.sim.demo.RayscaleServices.Service;
 import dev.rayscale.sim.demo.ServiceLogs;
 import dev.rayscale.sim.demo.Topics;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -209,20 +202,11 @@ public final class FleetBench {
         return members;
     }
 
-    /** Each service's JVM options as the Helm chart runs them, the collector at the bench's poll interval. */
+    /** Each service's JVM options beyond the Helm chart's ({@link RayscaleServices} starts each as the chart does): the collector at the bench's poll interval. */
     private Map<Service, List<String>> jvmOptions() {
-        JsonNode values;
-        try {
-            values = new ObjectMapper(new YAMLFactory()).readTree(root.resolve("deploy/helm/rayscale/values.yaml").toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the Helm chart's values", e);
-        }
-        Map<Service, List<String>> options = new LinkedHashMap<>();
-        Map<Service, String> keys = Map.of(Service.COLLECTOR, "demandCollector", Service.PLANNER, "scalingPlanner", Service.ACTUATOR, "k8sActuator");
-        keys.forEach((service, key) -> options.put(service, new ArrayList<>(Arrays.asList(values.path(key).path("jvmOptions").asText().split("\\s+")))));
-        options.get(Service.COLLECTOR).addAll(List.of("-Drayscale.collector.poll-interval=" + settings.pollInterval().toMillis() + "ms",
-                "-Drayscale.collector.heartbeat=5s"));
-        return options;
+        return Map.of(Service.COLLECTOR, List.of("-Drayscale.collector.poll-interval=" + settings.pollInterval().toMillis() + "ms",
+                        "-Drayscale.collector.heartbeat=5s"),
+                Service.PLANNER, List.of(), Service.ACTUATOR, List.of());
     }
 
     private static void sleep(Duration duration) {

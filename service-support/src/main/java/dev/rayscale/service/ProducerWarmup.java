@@ -1,0 +1,43 @@
+package dev.rayscale.service;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.common.PartitionInfo;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * Readies each outgoing channel's Kafka producer before the first event needs it. A producer learns its topic's
+ * partitions on its first send, which waits for them and then for the broker's first answer on the partition's leader:
+ * about 0.15 s of the first decision's way to the actuator in the demo. Asking it for its topic's partitions does that
+ * ahead.
+ *
+ * <p>Skipped in a training run: it has no broker, and a producer waits for one up to {@code max.block.ms}, which would hold
+ * the run's exit as long.
+ */
+public final class ProducerWarmup {
+
+    /** Long enough for a broker that is up; a warm-up that gives up leaves the first send to pay, as without it. */
+    private static final Duration WITHIN = Duration.ofSeconds(10);
+
+    private ProducerWarmup() {
+    }
+
+    /** The step that readies every producer of {@code clients}, each on its channel's topic (the channel's name by default). */
+    public static BackgroundWarmup.Step step(KafkaClientService clients, Config config) {
+        return new BackgroundWarmup.Step("the Kafka producers", () -> {
+            if (BackgroundWarmup.trainingRun()) {
+                return;
+            }
+            List<Uni<List<PartitionInfo>>> readied = clients.getProducerChannels().stream()
+                    .map(channel -> clients.<Object, Object>getProducer(channel).partitionsFor(topic(config, channel)))
+                    .toList();
+            Uni.join().all(readied).andFailFast().await().atMost(WITHIN);
+        });
+    }
+
+    static String topic(Config config, String channel) {
+        return config.getOptionalValue("mp.messaging.outgoing." + channel + ".topic", String.class).orElse(channel);
+    }
+}
