@@ -51,10 +51,8 @@ final class ChainReader implements AutoCloseable {
     private final ActuationDeserializer actuations = new ActuationDeserializer();
     private final AtomicLong unreadable = new AtomicLong();
     private final Map<String, ClusterSnapshot> newest = new ConcurrentHashMap<>();
-    /** What the newest decision says of the planner that made it, its settings included. */
-    private volatile PlannerInfo recorded;
-    /** The planner as {@link #recorded} describes it, made again only when that changes. */
-    private volatile Planner planner;
+    /** The planner the newest decision says made it, made again only when what it says changes. */
+    private volatile Recorded recorded;
     private volatile boolean running = true;
 
     ChainReader(String bootstrapServers, Chain chain) {
@@ -87,8 +85,12 @@ final class ChainReader implements AutoCloseable {
      */
     boolean waitsForLaunches(String cluster) {
         ClusterSnapshot snapshot = newest.get(cluster);
-        Planner seen = planner;
-        return snapshot != null && seen != null && waitsForLaunches(snapshot, seen);
+        Recorded seen = recorded;
+        return snapshot != null && seen != null && waitsForLaunches(snapshot, seen.planner());
+    }
+
+    /** What a decision says of the planner that made it (its settings included), and that planner made again. */
+    private record Recorded(PlannerInfo info, Planner planner) {
     }
 
     /** The planner a decision's {@link PlannerInfo} describes: its version with the settings it recorded. */
@@ -132,9 +134,9 @@ final class ChainReader implements AutoCloseable {
                     ScaleDecision decision = decisions.read(record.headers(), record.value(), STRICT);
                     chain.decision(decision.id(), new Chain.Decision(decision.snapshotId(), record.timestamp()));
                     PlannerInfo info = decision.planner();
-                    if (info != null && info.defaults() != null && !info.equals(recorded)) {
-                        recorded = info;
-                        planner = plannerOf(info);
+                    Recorded seen = recorded;
+                    if (info != null && info.defaults() != null && (seen == null || !info.equals(seen.info()))) {
+                        recorded = new Recorded(info, plannerOf(info));
                     }
                 }
                 default -> {
