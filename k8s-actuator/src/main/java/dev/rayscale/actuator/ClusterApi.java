@@ -28,8 +28,8 @@ public class ClusterApi {
     /** How one patch request ended. */
     public sealed interface PatchOutcome {
 
-        /** It landed, leaving the RayCluster as {@code cluster}, {@code after} in the actuator's terms (its pods not read). */
-        record Applied(RayCluster cluster, ObservedCluster after) implements PatchOutcome {
+        /** It landed, leaving the RayCluster as {@code written} shows it (its pods not read). */
+        record Applied(Observation written) implements PatchOutcome {
         }
 
         /** The API server refused it: a test operation failed (422) or a conflict (409). Nothing was written. */
@@ -75,7 +75,7 @@ public class ClusterApi {
         try {
             RayCluster patched = client.resources(RayCluster.class).inNamespace(namespace).withName(name)
                     .patch(PatchContext.of(PatchType.JSON), jsonPatch);
-            return new PatchOutcome.Applied(patched, Observations.of(patched, List.of(), config.replicaLabel()));
+            return new PatchOutcome.Applied(new Observation(patched, Observations.of(patched, List.of(), config.replicaLabel())));
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409 || e.getCode() == 422) {
                 return new PatchOutcome.Conflict(describe(e));

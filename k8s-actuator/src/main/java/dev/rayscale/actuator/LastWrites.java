@@ -1,9 +1,7 @@
 package dev.rayscale.actuator;
 
 import dev.rayscale.actuator.core.LastWrite;
-import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ScaleDecision;
-import io.ray.v1.RayCluster;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,11 +20,11 @@ final class LastWrites {
         this.clock = clock;
     }
 
-    /** {@code decision} was written, leaving the RayCluster as {@code written} ({@code after} in the actuator's terms); now. */
-    void wrote(ScaleDecision decision, RayCluster written, ObservedCluster after) {
-        Map<String, String> annotations = written.getMetadata().getAnnotations();
-        byCluster.put(decision.cluster().id(), new LastWrite(decision.id(), clock.instant(), after, written.getMetadata().getGeneration(),
-                annotations == null ? Map.of() : annotations));
+    /** {@code decision} was written, leaving the RayCluster as {@code written} shows it; now. */
+    void wrote(ScaleDecision decision, ClusterApi.Observation written) {
+        Map<String, String> annotations = written.cluster().getMetadata().getAnnotations();
+        byCluster.put(decision.cluster().id(), new LastWrite(decision.id(), clock.instant(), written.view(),
+                written.cluster().getMetadata().getGeneration(), annotations == null ? Map.of() : annotations));
     }
 
     /** The last write to the decision's cluster, or null. */

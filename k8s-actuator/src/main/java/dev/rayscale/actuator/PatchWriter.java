@@ -51,8 +51,9 @@ final class PatchWriter {
                     decision.cluster().id(), outcome);
             return Optional.empty();
         }
-        lastWrites.wrote(decision, applied.cluster(), applied.after());
-        return Optional.of(new Unread(applied.cluster(), Ending.patched(decision, plan, null, applied.after().resourceVersion(), 1,
+        ClusterApi.Observation written = applied.written();
+        lastWrites.wrote(decision, written);
+        return Optional.of(new Unread(written.cluster(), Ending.patched(decision, plan, null, written.view().resourceVersion(), 1,
                 "unread (spec and annotations as this actuator last wrote them); ")));
     }
 
@@ -64,8 +65,8 @@ final class PatchWriter {
         for (int attempts = 1; ; attempts++) {
             ClusterApi.PatchOutcome outcome = api.patch(observed.namespace(), observed.name(), Patches.build(attempt, mark));
             if (outcome instanceof ClusterApi.PatchOutcome.Applied applied) {
-                lastWrites.wrote(decision, applied.cluster(), applied.after());
-                return Ending.patched(decision, attempt, before, applied.after().resourceVersion(), attempts, history);
+                lastWrites.wrote(decision, applied.written());
+                return Ending.patched(decision, attempt, before, applied.written().view().resourceVersion(), attempts, history);
             }
             if (outcome instanceof ClusterApi.PatchOutcome.Refused refused) {
                 return Ending.patchRefused(attempt, before, attempts, refused.message());
@@ -80,7 +81,7 @@ final class PatchWriter {
             }
             ClusterApi.Observation reread = api.observe(observed.namespace(), observed.name(), true);
             if (reread != null && reread.view().mark().names(decision)) {
-                lastWrites.wrote(decision, reread.cluster(), reread.view());
+                lastWrites.wrote(decision, reread);
                 return Ending.patched(decision, attempt, before, reread.view().resourceVersion(), attempts,
                         history + "attempt " + attempts + " was answered \"" + message + "\" but had landed; ");
             }
