@@ -175,7 +175,8 @@ public final class RayscaleServices implements AutoCloseable {
         int port = ports.get(member);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         // The JVM as the Helm chart runs it (heap, collector, compilers): the demo, the bench and the tests measure what deploys.
-        command.addAll(Arrays.asList(chartValues.path(service.chartKey).path("jvmOptions").asText().trim().split("\\s+")));
+        Arrays.stream(chartValues.path(service.chartKey).path("jvmOptions").asText().split("\\s+"))
+                .filter(option -> !option.isBlank()).forEach(command::add);
         command.addAll(List.of(
                 "-Dkafka.bootstrap.servers=" + bootstrapServers,
                 "-Dquarkus.http.host=127.0.0.1",

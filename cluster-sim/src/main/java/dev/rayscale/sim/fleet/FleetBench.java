@@ -84,7 +84,7 @@ public final class FleetBench {
                 List<Member> members = members();
                 out.accept("starting " + members.size() + " service processes (JVM settings of deploy/helm/rayscale/values.yaml) ...");
                 for (Member member : members) {
-                    services.start(member, options.get(member.service()));
+                    services.start(member, options.getOrDefault(member.service(), List.of()));
                 }
                 Topics.awaitAssigned(bootstrapServers, List.of(services.group(Service.PLANNER), services.group(Service.ACTUATOR)), partitions,
                         Duration.ofSeconds(60));
@@ -161,7 +161,7 @@ public final class FleetBench {
         sleep(REJOIN_AFTER);
         for (Member member : rejoining) {
             out.accept("starting " + member.name() + " again ...");
-            services.start(member, options.get(member.service()));
+            services.start(member, options.getOrDefault(member.service(), List.of()));
             done.add(member.name());
         }
         return done;
@@ -205,8 +205,7 @@ public final class FleetBench {
     /** Each service's JVM options beyond the Helm chart's ({@link RayscaleServices} starts each as the chart does): the collector at the bench's poll interval. */
     private Map<Service, List<String>> jvmOptions() {
         return Map.of(Service.COLLECTOR, List.of("-Drayscale.collector.poll-interval=" + settings.pollInterval().toMillis() + "ms",
-                        "-Drayscale.collector.heartbeat=5s"),
-                Service.PLANNER, List.of(), Service.ACTUATOR, List.of());
+                "-Drayscale.collector.heartbeat=5s"));
     }
 
     private static void sleep(Duration duration) {
