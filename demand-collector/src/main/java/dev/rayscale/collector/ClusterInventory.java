@@ -1,9 +1,8 @@
 package dev.rayscale.collector;
 
+import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodList;
-import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -67,19 +66,10 @@ public class ClusterInventory {
         starter.start();
     }
 
-    /**
-     * Builds the readers of what the informers list and watch before they start. fabric8 reads a response on the Vert.x
-     * event loop, and the first read of a type builds its Jackson deserializers (class loading, reflection): with the
-     * three services starting together on two cores, that blocked the event loop for 2-3 s, and Vert.x warned. Here
-     * they are built off the event loop and off the start-up path; the collector is not ready before the informers
-     * have synced anyway.
-     */
+    /** The informers' readers, built off the event loop ({@link ClusterReaders}); the collector is not ready before the informers sync anyway. */
     private void readersReady() {
         try {
-            var serialization = client.getKubernetesSerialization();
-            serialization.unmarshal("{}", RayCluster.class);
-            serialization.unmarshal("{\"items\":[{}]}", PodList.class);
-            serialization.unmarshal("{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}}", WatchEvent.class);
+            ClusterReaders.build(client);
         } catch (RuntimeException e) {
             LOG.debugf("could not build the informers' readers ahead (%s); their first list builds them", e.getMessage());
         }

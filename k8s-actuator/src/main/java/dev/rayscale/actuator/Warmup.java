@@ -1,11 +1,11 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.service.BackgroundWarmup;
 import dev.rayscale.service.ProducerWarmup;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
-import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.StartupEvent;
 import io.ray.v1.RayCluster;
@@ -34,12 +34,8 @@ public class Warmup {
                     EventCodec.DECISIONS.warmUp();
                     EventCodec.ACTUATIONS.warmUpWriting();
                 }),
-                // fabric8 reads an answer on the Vert.x event loop, and building a type's Jackson deserializer there the first
-                // time (reading the page below) blocked the loop for 2-3 s while the services started together, and Vert.x warned.
-                new BackgroundWarmup.Step("the readers of RayClusters and pods", () -> {
-                    client.getKubernetesSerialization().unmarshal("{}", RayCluster.class);
-                    client.getKubernetesSerialization().unmarshal("{\"items\":[{}]}", PodList.class);
-                }),
+                // Before the page below is read: on the event loop they would block it (ClusterReaders).
+                new BackgroundWarmup.Step("the readers of RayClusters and pods", () -> ClusterReaders.build(client)),
                 new BackgroundWarmup.Step("the Kubernetes API and the GCS", () -> client.resources(RayCluster.class).inAnyNamespace()
                         .list(new ListOptionsBuilder().withLimit(SAMPLE).build()).getItems().stream()
                         .filter(cluster -> Annotations.optedIn(cluster.getMetadata().getAnnotations())).findFirst()
