@@ -4,21 +4,18 @@ import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.service.BackgroundWarmup;
-import dev.rayscale.service.ProducerWarmup;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.StartupEvent;
 import io.ray.v1.RayCluster;
-import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
-import org.eclipse.microprofile.config.Config;
 
 /**
  * Makes the first decision as quick as the later ones. Right after start-up, off the start-up path, it does once what
  * the first decision would otherwise pay for in a cold JVM (about 1.3 s in the demo, of which 0.6 s was the GCS call):
- * it readies the producers ({@link ProducerWarmup}), reads and writes an example decision and result, builds the readers
+ * after the producers are readied ({@link BackgroundWarmup}), it reads and writes an example decision and result, builds the readers
  * of RayClusters and pods, reads a page of RayClusters (opening the API server connection and loading what reading and
  * patching a RayCluster needs) and, for the first opted-in one, builds an Event and reads its GCS.
  */
@@ -28,8 +25,8 @@ public class Warmup {
     /** RayClusters read to find an opted-in one: only such a cluster's GCS is Rayscale's to call. */
     private static final long SAMPLE = 50;
 
-    void warm(@Observes StartupEvent event, KubernetesClient client, ClusterReports reports, KafkaClientService kafka, Config config) {
-        BackgroundWarmup.start("actuator-warmup", List.of(ProducerWarmup.step(kafka, config),
+    void warm(@Observes StartupEvent event, KubernetesClient client, ClusterReports reports) {
+        BackgroundWarmup.start("actuator-warmup", List.of(
                 new BackgroundWarmup.Step("the event codecs", () -> {
                     EventCodec.DECISIONS.warmUp();
                     EventCodec.ACTUATIONS.warmUpWriting();

@@ -294,7 +294,6 @@ class ActuatorServiceTest {
         return cluster.getMetadata().getName() + "-idle-a";
     }
 
-    /** The API as it is, except that {@code meanwhile} happens just before its second read of the cluster: the one after the drains. */
     /** The API, with {@code meanwhile} run right before the pods are read again after the drains. */
     private ClusterApi beforeThePodsAreReadAgain(Runnable meanwhile) {
         return new ClusterApi(kubernetes, config()) {

@@ -1,13 +1,15 @@
 package dev.rayscale.service;
 
 import io.quarkus.runtime.Quarkus;
+import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
  * Does at start-up, off its path, what a service's first event would otherwise pay for in a cold JVM (class loading,
  * serialisers, connections). The steps run one after another on a daemon thread of their own; one that fails is logged at
- * debug and the next runs anyway: the first event then pays for it, as it would have without a warm-up.
+ * debug and the next runs anyway: the first event then pays for it, as it would have without a warm-up. The first step
+ * readies the service's Kafka producers ({@link ProducerWarmup}); the service's own steps follow.
  *
  * <p>In a <em>training run</em> ({@code -D}{@value #TRAINING_RUN}{@code =true}) the service exits once warmed up. The
  * build starts each service so, with {@code -XX:ArchiveClassesAtExit}, to record the classes its start-up and warm-up
@@ -31,10 +33,13 @@ public final class BackgroundWarmup {
         return Boolean.getBoolean(TRAINING_RUN);
     }
 
+    /** Starts the warm-up: the producers', then {@code steps}. */
     public static void start(String threadName, List<Step> steps) {
+        List<Step> all = new ArrayList<>(List.of(ProducerWarmup.step()));
+        all.addAll(steps);
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();
-            for (Step step : steps) {
+            for (Step step : all) {
                 try {
                     step.run().run();
                 } catch (RuntimeException failed) {

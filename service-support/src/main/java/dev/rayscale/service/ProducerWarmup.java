@@ -3,15 +3,20 @@ package dev.rayscale.service;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import java.time.Duration;
+import jakarta.enterprise.inject.spi.CDI;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.common.PartitionInfo;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Readies each outgoing channel's Kafka producer before the first event needs it. A producer learns its topic's
  * partitions on its first send, which waits for them and then for the broker's first answer on the partition's leader:
  * about 0.15 s of the first decision's way to the actuator in the demo. Asking it for its topic's partitions does that
  * ahead.
+ *
+ * <p>Every service's warm-up begins with it ({@link BackgroundWarmup#start}): all three have producers.
  *
  * <p>Skipped in a training run: it has no broker, and a producer waits for one up to {@code max.block.ms}, which would hold
  * the run's exit as long.
@@ -24,14 +29,21 @@ public final class ProducerWarmup {
     private ProducerWarmup() {
     }
 
+    /** The step for the running service: its Kafka clients and its configuration, looked up when the step runs. */
+    static BackgroundWarmup.Step step() {
+        return step(() -> CDI.current().select(KafkaClientService.class).get(), ConfigProvider::getConfig);
+    }
+
     /** The step that readies every producer of {@code clients}, each on its channel's topic (the channel's name by default). */
-    public static BackgroundWarmup.Step step(KafkaClientService clients, Config config) {
+    static BackgroundWarmup.Step step(Supplier<KafkaClientService> clients, Supplier<Config> config) {
         return new BackgroundWarmup.Step("the Kafka producers", () -> {
             if (BackgroundWarmup.trainingRun()) {
                 return;
             }
-            List<Uni<List<PartitionInfo>>> readied = clients.getProducerChannels().stream()
-                    .map(channel -> clients.<Object, Object>getProducer(channel).partitionsFor(topic(config, channel)))
+            KafkaClientService kafka = clients.get();
+            Config settings = config.get();
+            List<Uni<List<PartitionInfo>>> readied = kafka.getProducerChannels().stream()
+                    .map(channel -> kafka.<Object, Object>getProducer(channel).partitionsFor(topic(settings, channel)))
                     .toList();
             Uni.join().all(readied).andFailFast().await().atMost(WITHIN);
         });

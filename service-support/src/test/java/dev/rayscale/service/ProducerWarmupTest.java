@@ -21,8 +21,9 @@ class ProducerWarmupTest {
 
     @Test
     void asksEveryProducerForItsChannelsTopicTheChannelsNameWhenNoneIsSet() {
-        ProducerWarmup.step(clients(Set.of("decisions", "dead-letters")), config(Map.of("mp.messaging.outgoing.decisions.topic",
-                "rayscale.decisions"))).run().run();
+        KafkaClientService clients = clients(Set.of("decisions", "dead-letters"));
+        Config config = config(Map.of("mp.messaging.outgoing.decisions.topic", "rayscale.decisions"));
+        ProducerWarmup.step(() -> clients, () -> config).run().run();
 
         assertThat(asked).containsExactlyInAnyOrder("decisions -> rayscale.decisions", "dead-letters -> dead-letters");
     }
@@ -31,7 +32,9 @@ class ProducerWarmupTest {
     void aTrainingRunReachesForNoBroker() {
         System.setProperty(BackgroundWarmup.TRAINING_RUN, "true");
         try {
-            ProducerWarmup.step(clients(Set.of("decisions")), config(Map.of())).run().run();
+            KafkaClientService clients = clients(Set.of("decisions"));
+            Config config = config(Map.of());
+            ProducerWarmup.step(() -> clients, () -> config).run().run();
         } finally {
             System.clearProperty(BackgroundWarmup.TRAINING_RUN);
         }
