@@ -77,7 +77,7 @@ final class ClusterObserver implements AutoCloseable {
         if (!reply.hasClusterResourceState()) {
             return new GcsRead.Failed("INVALID_REPLY", "the GCS answered without a cluster_resource_state");
         }
-        return new GcsRead.Answered(RayState.of(reply.getClusterResourceState(), pod -> assembler.replicaOf(pods, pod)));
+        return new GcsRead.Answered(RayState.of(reply.getClusterResourceState(), assembler.replicas(pods)::get));
     }
 
     private static GcsRead failed(Throwable failure) {

@@ -1,6 +1,7 @@
 package dev.rayscale.collector;
 
 import dev.rayscale.clients.GcsChannels;
+import dev.rayscale.collector.assembly.Fingerprint;
 import dev.rayscale.collector.assembly.PollState;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
 import dev.rayscale.events.Annotations;
@@ -192,7 +193,7 @@ public class ClusterPoller {
     }
 
     private void publishIfNews(Observation observation) {
-        String fingerprint = observation.fingerprint();
+        Fingerprint fingerprint = observation.fingerprint();
         long applied = appliedSequence(observation.cluster());
         PollState[] published = {null};
         tracked.computeIfPresent(observation.id(), (key, state) -> {

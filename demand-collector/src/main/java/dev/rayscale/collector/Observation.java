@@ -1,7 +1,7 @@
 package dev.rayscale.collector;
 
 import dev.rayscale.collector.assembly.GcsRead;
-import dev.rayscale.collector.assembly.SnapshotAssembler;
+import dev.rayscale.collector.assembly.Fingerprint;
 import dev.rayscale.events.KubernetesSource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.ray.v1.RayCluster;
@@ -23,8 +23,8 @@ record Observation(String id, RayCluster cluster, List<Pod> pods, GcsRead gcs, K
         return gcs instanceof GcsRead.Failed failed ? failed.code() : null;
     }
 
-    /** What decides whether this observation is news (see {@link SnapshotAssembler#fingerprint}). */
-    String fingerprint() {
-        return SnapshotAssembler.fingerprint(cluster, pods, gcs);
+    /** What decides whether this observation is news. */
+    Fingerprint fingerprint() {
+        return Fingerprint.of(cluster, pods, gcs);
     }
 }

@@ -15,7 +15,7 @@ import java.time.Instant;
  * (so that a restarted collector whose clock is behind does not make every new decision look older
  * than one already applied).
  */
-public record PollState(boolean inFlight, int failures, Instant nextAttempt, String fingerprint, Instant lastPublished,
+public record PollState(boolean inFlight, int failures, Instant nextAttempt, Fingerprint fingerprint, Instant lastPublished,
         long lastSequence) {
 
     public static final PollState NEW = new PollState(false, 0, Instant.EPOCH, null, Instant.EPOCH, 0);
@@ -42,12 +42,12 @@ public record PollState(boolean inFlight, int failures, Instant nextAttempt, Str
     }
 
     /** True if a snapshot with this content is news, or the heartbeat is due. */
-    public boolean publishes(String content, Instant now, Duration heartbeat) {
+    public boolean publishes(Fingerprint content, Instant now, Duration heartbeat) {
         return !content.equals(fingerprint) || !now.isBefore(lastPublished.plus(heartbeat));
     }
 
     /** The state once a snapshot of {@code content} observed at {@code now} is published; its sequence is {@link #lastSequence()}. */
-    public PollState published(String content, Instant now, long appliedSequence) {
+    public PollState published(Fingerprint content, Instant now, long appliedSequence) {
         long sequence = Math.max(Math.max(lastSequence + 1, appliedSequence + 1), now.toEpochMilli());
         return new PollState(inFlight, failures, nextAttempt, content, now, sequence);
     }

@@ -19,7 +19,6 @@ import io.ray.v1.rayclusterspec.HeadGroupSpec;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -70,21 +69,7 @@ public final class SnapshotAssembler {
                 workerGroups(cluster, pods), nodes, pending, demand);
     }
 
-    /**
-     * What decides whether a snapshot is news: the GCS read's content (not its version, which every
-     * read bumps), the spec generation, the pods and the operator's create failures.
-     */
-    public static String fingerprint(RayCluster cluster, List<Pod> pods, GcsRead read) {
-        String gcs = read instanceof GcsRead.Answered answered ? answered.state().fingerprint() : "failed:" + ((GcsRead.Failed) read).code();
-        StringBuilder text = new StringBuilder(gcs).append("|g").append(cluster.getMetadata().getGeneration())
-                .append('|').append(LaunchFailures.condition(cluster));
-        pods.stream().sorted(Comparator.comparing(pod -> pod.getMetadata().getName())).forEach(pod -> text.append('|')
-                .append(pod.getMetadata().getName()).append('=').append(pod.getStatus() == null ? "" : pod.getStatus().getPhase())
-                .append(terminating(pod) ? "!" : "").append(Objects.toString(waitingReason(pod), "")));
-        return text.toString();
-    }
-
-    private static boolean terminating(Pod pod) {
+    static boolean terminating(Pod pod) {
         return pod.getMetadata().getDeletionTimestamp() != null;
     }
 
@@ -106,14 +91,16 @@ public final class SnapshotAssembler {
         return stated;
     }
 
-    /** The multi-host replica name of each worker pod, for joining GCS nodes to replicas. */
-    public String replicaOf(List<Pod> pods, String podName) {
+    /** The multi-host replica name of each pod that has one, by pod name, for joining GCS nodes to replicas. */
+    public Map<String, String> replicas(List<Pod> pods) {
+        Map<String, String> replicas = new HashMap<>();
         for (Pod pod : pods) {
-            if (podName.equals(pod.getMetadata().getName())) {
-                return label(pod, replicaLabel);
+            String replica = label(pod, replicaLabel);
+            if (replica != null) {
+                replicas.put(pod.getMetadata().getName(), replica);
             }
         }
-        return null;
+        return replicas;
     }
 
     private static HeadGroup headGroup(HeadGroupSpec head) {

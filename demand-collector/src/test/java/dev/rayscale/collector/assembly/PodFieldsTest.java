@@ -50,7 +50,7 @@ class PodFieldsTest {
         ClusterSnapshot fromKept = assembler.assemble(CLUSTER, kept, read, KubernetesSource.ok("41", 2), Instant.EPOCH, 3);
 
         assertThat(fromKept).isEqualTo(fromWhole);
-        assertThat(SnapshotAssembler.fingerprint(CLUSTER, kept, read)).isEqualTo(SnapshotAssembler.fingerprint(CLUSTER, whole, read));
+        assertThat(Fingerprint.of(CLUSTER, kept, read)).isEqualTo(Fingerprint.of(CLUSTER, whole, read));
         // The case holds what the kept fields are for: a scheduling failure, a waiting container, a terminating pod.
         assertThat(fromWhole.pendingPods()).extracting(PendingPod::podName, PendingPod::reason).contains(
                 org.assertj.core.groups.Tuple.tuple("rc-small-group-worker-b", "Unschedulable"),

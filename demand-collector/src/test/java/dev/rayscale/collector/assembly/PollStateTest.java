@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -18,6 +19,9 @@ class PollStateTest {
     private static final Duration INITIAL = Duration.ofSeconds(1);
     private static final Duration MAX = Duration.ofSeconds(30);
     private static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    /** Two contents: reads that failed in two ways. */
+    private static final Fingerprint F = new Fingerprint(null, "UNAVAILABLE", 1L, "", Map.of());
+    private static final Fingerprint G = new Fingerprint(null, "DEADLINE_EXCEEDED", 1L, "", Map.of());
 
     /** A named case: what happened to a new cluster's state, and what must hold of the state after it. */
     record Case(UnaryOperator<PollState> history, Consumer<PollState> then) {
@@ -41,19 +45,19 @@ class PollStateTest {
                     assertThat(state.failures()).isZero();
                     assertThat(state.due(T0)).isTrue();
                 }),
-                when("the same content within the heartbeat is not news", state -> state.published("f", T0, 0),
-                        state -> assertThat(state.publishes("f", T0.plus(HEARTBEAT).minusMillis(1), HEARTBEAT)).isFalse()),
-                when("changed content is news at once", state -> state.published("f", T0, 0),
-                        state -> assertThat(state.publishes("g", T0.plusMillis(1), HEARTBEAT)).isTrue()),
+                when("the same content within the heartbeat is not news", state -> state.published(F, T0, 0),
+                        state -> assertThat(state.publishes(F, T0.plus(HEARTBEAT).minusMillis(1), HEARTBEAT)).isFalse()),
+                when("changed content is news at once", state -> state.published(F, T0, 0),
+                        state -> assertThat(state.publishes(G, T0.plusMillis(1), HEARTBEAT)).isTrue()),
                 when("unchanged content is published again once the heartbeat is due, so that idle times advance",
-                        state -> state.published("f", T0, 0), state -> assertThat(state.publishes("f", T0.plus(HEARTBEAT), HEARTBEAT)).isTrue()),
+                        state -> state.published(F, T0, 0), state -> assertThat(state.publishes(F, T0.plus(HEARTBEAT), HEARTBEAT)).isTrue()),
                 when("the sequence is the observation time in epoch milliseconds, so it also grows across restarts",
-                        state -> state.published("f", T0, 0), state -> assertThat(state.lastSequence()).isEqualTo(T0.toEpochMilli())),
+                        state -> state.published(F, T0, 0), state -> assertThat(state.lastSequence()).isEqualTo(T0.toEpochMilli())),
                 when("the sequence never moves backwards when the clock does",
-                        state -> state.published("f", T0, 0).published("g", T0.minusSeconds(10), 0),
+                        state -> state.published(F, T0, 0).published(G, T0.minusSeconds(10), 0),
                         state -> assertThat(state.lastSequence()).isEqualTo(T0.toEpochMilli() + 1)),
                 when("the sequence is above the newest applied decision's, even from a collector whose clock is behind",
-                        state -> state.published("f", T0, T0.toEpochMilli() + 60_000),
+                        state -> state.published(F, T0, T0.toEpochMilli() + 60_000),
                         state -> assertThat(state.lastSequence()).isEqualTo(T0.toEpochMilli() + 60_001)));
     }
 

@@ -74,12 +74,31 @@ class SnapshotAssemblerTest {
     void newsIsWhatTheGcsSaysNotItsVersionWhichEveryReadBumps() {
         List<Pod> pods = List.of(RayClusters.headPod(CLUSTER, "rc-head"));
 
-        String read = SnapshotAssembler.fingerprint(CLUSTER, pods, answered(GcsStates.state(7).tasks(CPU, 15)));
+        Fingerprint read = Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).tasks(CPU, 15)));
 
-        assertThat(SnapshotAssembler.fingerprint(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 15)))).isEqualTo(read);
-        assertThat(SnapshotAssembler.fingerprint(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 16)))).isNotEqualTo(read);
-        assertThat(SnapshotAssembler.fingerprint(CLUSTER, pods, new GcsRead.Failed("UNAVAILABLE", "refused"))).isNotEqualTo(read)
-                .isNotEqualTo(SnapshotAssembler.fingerprint(CLUSTER, pods, new GcsRead.Failed("DEADLINE_EXCEEDED", "slow")));
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 15)))).isEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 16)))).isNotEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, pods, new GcsRead.Failed("UNAVAILABLE", "refused"))).isNotEqualTo(read)
+                .isNotEqualTo(Fingerprint.of(CLUSTER, pods, new GcsRead.Failed("DEADLINE_EXCEEDED", "slow")));
+    }
+
+    @Test
+    void newsIsNotANodesGrowingIdleTimeNorTheOrderOfThePodsButAPodsPhase() {
+        Pod head = RayClusters.headPod(CLUSTER, "rc-head");
+        Pod worker = RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Pending");
+        GcsRead idle = answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 1_000));
+
+        Fingerprint read = Fingerprint.of(CLUSTER, List.of(head, worker), idle);
+
+        assertThat(Fingerprint.of(CLUSTER, List.of(worker, head),
+                answered(GcsStates.state(8).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 61_000))))
+                .isEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, List.of(head, RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running")), idle))
+                .isNotEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, List.of(head), idle)).isNotEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, List.of(head, worker),
+                answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.RUNNING, CPU, Map.of("CPU", 0.0), 0))))
+                .isNotEqualTo(read);
     }
 
     private static Named<Case> when(String name, List<Pod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
