@@ -19,7 +19,7 @@ class FleetBenchTest {
 
     @Test
     void aFleetGoesThroughEndToEndAcrossARebalanceWithNothingLostOrAppliedTwice() throws Exception {
-        FleetBench.Settings settings = new FleetBench.Settings(12, 8, 1, 2, Duration.ofSeconds(30), 2, 2, Duration.ofMillis(250), 7);
+        FleetBench.Settings settings = new FleetBench.Settings(12, 8, 1, 2, Duration.ofSeconds(20), Duration.ofSeconds(30), 2, 2, Duration.ofMillis(250), 7);
 
         BenchReport report = FleetBench.run(settings, TestKafka.bootstrapServers(), ClosedLoops.ROOT, Files.createTempDirectory("rayscale-bench"),
                 System.out::println);

@@ -29,21 +29,23 @@ public final class FleetBench {
 
     /** Partitions of the topics the bench creates on its own broker: room for several planners and actuators. */
     public static final int PARTITIONS = 6;
-    private static final Duration WARM_UP = Duration.ofSeconds(20);
     private static final Duration DRAIN = Duration.ofSeconds(60);
     private static final Duration REJOIN_AFTER = Duration.ofSeconds(15);
 
     /**
      * @param largest the largest size of the ordinary clusters, in workers
      * @param changesPerSecond demand changes over the whole fleet: each cluster changes every clusters/rate seconds
+     * @param warmUp how long the services run, the fleet steady, before the changes start: their JIT compilers are busiest
+     *     in their first minutes
      * @param pollInterval the collector's GCS poll interval
      */
-    public record Settings(int clusters, int largest, int bigClusters, double changesPerSecond, Duration duration, int planners, int actuators,
-            Duration pollInterval, long seed) {
+    public record Settings(int clusters, int largest, int bigClusters, double changesPerSecond, Duration warmUp, Duration duration, int planners,
+            int actuators, Duration pollInterval, long seed) {
 
         public Settings {
-            if (planners < 1 || actuators < 1 || changesPerSecond <= 0 || duration.isNegative() || duration.isZero()) {
-                throw new IllegalArgumentException("at least one planner and one actuator, a positive rate and a positive duration");
+            if (planners < 1 || actuators < 1 || changesPerSecond <= 0 || duration.isNegative() || duration.isZero() || warmUp.isNegative()) {
+                throw new IllegalArgumentException("at least one planner and one actuator, a positive rate, a positive duration and a warm-up "
+                        + "of zero or more");
             }
         }
     }
@@ -88,8 +90,8 @@ public final class FleetBench {
                 }
                 Topics.awaitAssigned(bootstrapServers, List.of(services.group(Service.PLANNER), services.group(Service.ACTUATOR)), partitions,
                         Duration.ofSeconds(60));
-                out.accept("warming up " + WARM_UP.toSeconds() + " s ...");
-                sleep(WARM_UP);
+                out.accept("warming up " + settings.warmUp().toSeconds() + " s ...");
+                sleep(settings.warmUp());
                 return measure(load, fleet, services, members, options);
             }
         }
