@@ -36,8 +36,8 @@ public class BenchCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "120", description = "Measured seconds (after the warm-up). Default: ${DEFAULT-VALUE}.")
     int duration;
 
-    @Option(names = "--warm-up", defaultValue = "20s", description = "How long the services run before the changes start (20s, 2m, ...); "
-            + "their JIT compilers are busiest in their first minutes. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warm-up", defaultValue = "20s", description = "How long the fleet and the services run steady before the changes "
+            + "start (20s, 2m, ...). Default: ${DEFAULT-VALUE}.")
     String warmUp;
 
     @Option(names = "--planners", defaultValue = "1", description = "scaling-planner processes sharing the snapshots; with 2 or more, one "
@@ -61,7 +61,8 @@ public class BenchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         FleetBench.Settings settings = new FleetBench.Settings(clusters, largest, bigClusters == null ? clusters / 500 : bigClusters, rate,
-                Durations.parse(warmUp, spec.commandLine(), "--warm-up"), Duration.ofSeconds(duration), planners, actuators, Durations.parse(pollInterval, spec.commandLine(), "--poll-interval"), seed);
+                Durations.parse(warmUp, spec.commandLine(), "--warm-up"), Duration.ofSeconds(duration), planners, actuators,
+                Durations.parse(pollInterval, spec.commandLine(), "--poll-interval"), seed);
         try (BrokerProcess kafka = BrokerProcess.start(Home.root(), Home.work("bench").resolve("kafka"), DemoCommand.KAFKA_PORT)) {
             BenchReport report = FleetBench.run(settings, kafka.bootstrapServers(), Home.root(), Home.work("bench"), line -> {
                 out.println(line);

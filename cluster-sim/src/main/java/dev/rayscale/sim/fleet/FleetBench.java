@@ -35,8 +35,8 @@ public final class FleetBench {
     /**
      * @param largest the largest size of the ordinary clusters, in workers
      * @param changesPerSecond demand changes over the whole fleet: each cluster changes every clusters/rate seconds
-     * @param warmUp how long the services run, the fleet steady, before the changes start: their JIT compilers are busiest
-     *     in their first minutes
+     * @param warmUp how long the fleet and the services run steady before the changes start (a longer one does not spare
+     *     the measurement the JIT compilers' work: the services' busy paths are compiled once the changes start; README)
      * @param pollInterval the collector's GCS poll interval
      */
     public record Settings(int clusters, int largest, int bigClusters, double changesPerSecond, Duration warmUp, Duration duration, int planners,
