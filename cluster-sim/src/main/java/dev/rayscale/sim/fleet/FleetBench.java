@@ -36,7 +36,7 @@ public final class FleetBench {
      * @param largest the largest size of the ordinary clusters, in workers
      * @param changesPerSecond demand changes over the whole fleet: each cluster changes every clusters/rate seconds
      * @param warmUp how long the fleet and the services run steady before the changes start (a longer one does not spare
-     *     the measurement the JIT compilers' work: the services' busy paths are compiled once the changes start; README)
+     *     the measurement the JIT compilers' work: the services' busy paths are compiled once the changes start; docs/fleet-bench-log.md)
      * @param pollInterval the collector's GCS poll interval
      */
     public record Settings(int clusters, int largest, int bigClusters, double changesPerSecond, Duration warmUp, Duration duration, int planners,
