@@ -30,6 +30,7 @@ class FleetBenchTest {
         assertThat(account.incomplete()).as("changes no patch acted on").isZero();
         assertThat(account.unanswered()).as("decisions without a result").isZero();
         assertThat(account.appliedTwice()).as("decisions applied twice").isZero();
+        assertThat(account.actedWhenSeen()).as("changes acted on when first seen (snapshots without a decision planned again)").isPositive();
         assertThat(account.latencies()).allSatisfy(latency -> {
             assertThat(latency.snapshotMs()).isPositive().isLessThanOrEqualTo(latency.decisionMs());
             assertThat(latency.decisionMs()).isLessThanOrEqualTo(latency.appliedMs());
@@ -44,7 +45,7 @@ class FleetBenchTest {
         assertThat(report.unreadable()).isZero();
         assertThat(report.errorsLogged()).as("ERROR lines the services logged").isZero();
         assertThat(report.clean()).isTrue();
-        assertThat(report.line()).matches("bench: clusters=12 changes=\\d+ e2e_p50_ms=\\d+ e2e_p99_ms=\\d+ pipeline_p99_ms=\\d+ "
-                + "collector_rss_mib=\\d+ planner_rss_mib=\\d+ actuator_rss_mib=\\d+ lost=0 applied_twice=0");
+        assertThat(report.line()).matches("bench: clusters=12 changes=\\d+ e2e_p50_ms=\\d+ e2e_p99_ms=\\d+ pipeline_p99_ms=\\d+ acted_e2e_p50_ms=\\d+ "
+                + "acted_e2e_p99_ms=\\d+ held_when_seen=\\d+ collector_rss_mib=\\d+ planner_rss_mib=\\d+ actuator_rss_mib=\\d+ lost=0 applied_twice=0");
     }
 }

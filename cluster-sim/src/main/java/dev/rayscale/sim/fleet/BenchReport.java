@@ -33,6 +33,8 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         lines.add(row("  the snapshot published", Chain.Latency::snapshotMs));
         lines.add(row("  the decision published", Chain.Latency::decisionMs));
         lines.add(row("  the patch applied (end to end)", Chain.Latency::appliedMs));
+        lines.add(String.format(Locale.ROOT, "%-44s %9.0f %9.0f", "    of the changes acted on when first seen",
+                account.actedQuantile(Chain.Latency::appliedMs, 0.5), account.actedQuantile(Chain.Latency::appliedMs, 0.99)));
         lines.add(row("from the collector's GCS read to the patch", Chain.Latency::pipelineMs));
         lines.add(hop("each hop: snapshot -> decision (planner)", account.planningMs()));
         lines.add(hop("each hop: decision -> result (actuator)", account.actuatingMs()));
@@ -44,6 +46,9 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         if (!rebalanced.isEmpty()) {
             lines.add("stopped and started again halfway (rebalance): " + String.join(", ", rebalanced));
         }
+        lines.add(String.format(Locale.ROOT, "changes acted on when first seen %d; held when first seen %d (the planner's answer to the first "
+                + "snapshot that saw them changed nothing: their demand waited for launches asked for earlier or for pods on their way; timed "
+                + "above to a later decision)", account.actedWhenSeen(), account.heldWhenSeen()));
         lines.add(String.format(Locale.ROOT, "changes not acted on %d (waiting for their cluster's pending launches %d, lost %d), "
                 + "decisions without a result %d, decisions applied twice %d, unreadable records %d, ERROR lines logged %d, "
                 + "busy pods deleted %d", account.incomplete(), account.waitingForLaunches(), account.lostChanges(),
@@ -61,12 +66,18 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
                 Chain.Account.quantile(sorted, 1));
     }
 
-    /** {@code bench: clusters=N changes=C e2e_p50_ms=.. e2e_p99_ms=.. collector_rss_mib=.. planner_rss_mib=.. actuator_rss_mib=.. lost=0 applied_twice=0}. */
+    /**
+     * {@code bench: clusters=N changes=C e2e_p50_ms=.. e2e_p99_ms=.. pipeline_p99_ms=.. acted_e2e_p50_ms=.. acted_e2e_p99_ms=..
+     * held_when_seen=.. collector_rss_mib=.. planner_rss_mib=.. actuator_rss_mib=.. lost=0 applied_twice=0}: end to end over
+     * every change acted on, and over those acted on when first seen.
+     */
     public String line() {
-        return String.format(Locale.ROOT, "bench: clusters=%d changes=%d e2e_p50_ms=%.0f e2e_p99_ms=%.0f pipeline_p99_ms=%.0f collector_rss_mib=%d "
-                + "planner_rss_mib=%d actuator_rss_mib=%d lost=%d applied_twice=%d", settings.clusters(), account.latencies().size(),
-                account.quantile(Chain.Latency::appliedMs, 0.5), account.quantile(Chain.Latency::appliedMs, 0.99),
-                account.quantile(Chain.Latency::pipelineMs, 0.99), usage.get(Service.COLLECTOR).rssMiB(), usage.get(Service.PLANNER).rssMiB(),
+        return String.format(Locale.ROOT, "bench: clusters=%d changes=%d e2e_p50_ms=%.0f e2e_p99_ms=%.0f pipeline_p99_ms=%.0f acted_e2e_p50_ms=%.0f "
+                + "acted_e2e_p99_ms=%.0f held_when_seen=%d collector_rss_mib=%d planner_rss_mib=%d actuator_rss_mib=%d lost=%d applied_twice=%d",
+                settings.clusters(), account.latencies().size(), account.quantile(Chain.Latency::appliedMs, 0.5),
+                account.quantile(Chain.Latency::appliedMs, 0.99), account.quantile(Chain.Latency::pipelineMs, 0.99),
+                account.actedQuantile(Chain.Latency::appliedMs, 0.5), account.actedQuantile(Chain.Latency::appliedMs, 0.99), account.heldWhenSeen(),
+                usage.get(Service.COLLECTOR).rssMiB(), usage.get(Service.PLANNER).rssMiB(),
                 usage.get(Service.ACTUATOR).rssMiB(), account.lost(), account.appliedTwice());
     }
 }

@@ -4,8 +4,10 @@ import dev.rayscale.events.Outcome;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
@@ -14,7 +16,10 @@ import java.util.function.ToLongFunction;
  * whose GCS read saw the change, the first decision answering that or a later snapshot, and the first
  * actuation result that acted on one (applied, or nothing to do because the cluster already matched).
  * A snapshot sees a change when its GCS state version is above the version read last before the
- * change (every read bumps it). Pure: fed what was read, asked at the end.
+ * change (every read bumps it). A change whose first snapshot brought no decision, because the planner's answer to it
+ * was to change nothing then (its demand waiting for launches asked for earlier, or covered by pods on their way), is
+ * timed to a later decision like any other, and told apart: its time is the policy's, not the pipeline's. Pure: fed what
+ * was read, asked at the end.
  */
 public final class Chain {
 
@@ -31,11 +36,20 @@ public final class Chain {
     record Result(String decisionId, Outcome outcome, long completedAtMillis) {
     }
 
-    /** A change's way through, in milliseconds from the change; -1 where it did not get that far. */
-    public record Latency(long snapshotMs, long decisionMs, long appliedMs, long pipelineMs) {
+    /**
+     * A change's way through, in milliseconds from the change; -1 where it did not get that far.
+     *
+     * @param heldWhenSeen whether the planner's answer to the first snapshot that saw the change was to change nothing
+     */
+    public record Latency(long snapshotMs, long decisionMs, long appliedMs, long pipelineMs, boolean heldWhenSeen) {
 
         boolean complete() {
             return appliedMs >= 0;
+        }
+
+        /** Acted on, and answered by the decision of the first snapshot that saw it or of a newer one that superseded it. */
+        boolean actedWhenSeen() {
+            return complete() && !heldWhenSeen;
         }
     }
 
@@ -71,9 +85,10 @@ public final class Chain {
      *
      * @param waitsForLaunches whether a cluster's demand waits, on purpose, for launches asked for earlier (the planner's
      *     upscaling limit): its changes not acted on are counted apart from the lost ones
+     * @param changesNothing whether the planner's answer to a snapshot (by id) without a decision of its own was to change
+     *     nothing; asked only of those {@link #firstSightsUndecided} names
      */
-    public synchronized Account account(Predicate<String> waitsForLaunches) {
-        Map<String, List<Reached>> byCluster = new HashMap<>();
+    public synchronized Account account(Predicate<String> waitsForLaunches, Predicate<String> changesNothing) {
         Map<String, Long> resultAt = new HashMap<>();
         Map<String, Integer> applied = new HashMap<>();
         for (Result result : results) {
@@ -84,27 +99,19 @@ public final class Chain {
                 applied.merge(result.decisionId(), 1, Integer::sum);
             }
         }
-        java.util.Set<String> answered = new java.util.HashSet<>();
+        Set<String> answered = new HashSet<>();
         results.forEach(result -> answered.add(result.decisionId()));
-        Map<String, long[]> bySnapshot = new HashMap<>();
-        decisions.forEach((id, decision) -> {
-            long[] times = bySnapshot.computeIfAbsent(decision.snapshotId(), key -> new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
-            times[0] = Math.min(times[0], decision.publishedAtMillis());
-            times[1] = Math.min(times[1], resultAt.getOrDefault(id, Long.MAX_VALUE));
-        });
-        snapshots.forEach((id, snapshot) -> {
-            long[] times = bySnapshot.getOrDefault(id, new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
-            byCluster.computeIfAbsent(snapshot.cluster(), key -> new ArrayList<>()).add(new Reached(snapshot, times[0], times[1]));
-        });
-        byCluster.values().forEach(Chain::earliestFromHere);
+        Map<String, List<Reached>> byCluster = reached(resultAt);
+        Set<String> decided = decidedSnapshots();
+        Predicate<String> held = snapshot -> !decided.contains(snapshot) && changesNothing.test(snapshot);
         List<Latency> latencies = new ArrayList<>();
         Map<String, Boolean> waiting = new HashMap<>();
-        long held = 0;
+        long waitingChanges = 0;
         for (Change change : changes) {
-            Latency latency = latency(change, byCluster.getOrDefault(change.cluster(), List.of()));
+            Latency latency = latency(change, byCluster.getOrDefault(change.cluster(), List.of()), held);
             latencies.add(latency);
             if (!latency.complete() && waiting.computeIfAbsent(change.cluster(), waitsForLaunches::test)) {
-                held++;
+                waitingChanges++;
             }
         }
         long unanswered = decisions.keySet().stream().filter(id -> !answered.contains(id)).count();
@@ -113,11 +120,52 @@ public final class Chain {
                 .mapToLong(decision -> decision.publishedAtMillis() - snapshots.get(decision.snapshotId()).publishedAtMillis()).sorted().toArray();
         long[] actuating = resultAt.entrySet().stream().filter(entry -> decisions.containsKey(entry.getKey()))
                 .mapToLong(entry -> entry.getValue() - decisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
-        return new Account(latencies, skipped, held, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating);
+        return new Account(latencies, skipped, waitingChanges, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating);
+    }
+
+    /**
+     * The snapshots that first saw a change and have no decision of their own (superseded, or the planner changed
+     * nothing): the ones whose planner's answer {@link #account(Predicate, Predicate)} asks for.
+     */
+    public synchronized Set<String> firstSightsUndecided() {
+        Set<String> decided = decidedSnapshots();
+        Map<String, List<Reached>> byCluster = reached(Map.of());
+        Set<String> undecided = new HashSet<>();
+        for (Change change : changes) {
+            List<Reached> reached = byCluster.getOrDefault(change.cluster(), List.of());
+            int first = firstAbove(reached, change.gcsVersion());
+            if (first < reached.size() && !decided.contains(reached.get(first).id())) {
+                undecided.add(reached.get(first).id());
+            }
+        }
+        return undecided;
+    }
+
+    private Set<String> decidedSnapshots() {
+        Set<String> decided = new HashSet<>();
+        decisions.values().forEach(decision -> decided.add(decision.snapshotId()));
+        return decided;
+    }
+
+    /** Each cluster's snapshots by GCS version, each with the earliest decision and result for it or a later one. */
+    private Map<String, List<Reached>> reached(Map<String, Long> resultAt) {
+        Map<String, long[]> bySnapshot = new HashMap<>();
+        decisions.forEach((id, decision) -> {
+            long[] times = bySnapshot.computeIfAbsent(decision.snapshotId(), key -> new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
+            times[0] = Math.min(times[0], decision.publishedAtMillis());
+            times[1] = Math.min(times[1], resultAt.getOrDefault(id, Long.MAX_VALUE));
+        });
+        Map<String, List<Reached>> byCluster = new HashMap<>();
+        snapshots.forEach((id, snapshot) -> {
+            long[] times = bySnapshot.getOrDefault(id, new long[] {Long.MAX_VALUE, Long.MAX_VALUE});
+            byCluster.computeIfAbsent(snapshot.cluster(), key -> new ArrayList<>()).add(new Reached(id, snapshot, times[0], times[1]));
+        });
+        byCluster.values().forEach(Chain::earliestFromHere);
+        return byCluster;
     }
 
     /** A snapshot, and the earliest decision and result for it or any later snapshot of its cluster. */
-    private record Reached(Snapshot snapshot, long decidedAt, long actedAt) {
+    private record Reached(String id, Snapshot snapshot, long decidedAt, long actedAt) {
     }
 
     /** Sorts by GCS version and carries each later snapshot's earliest decision and result back to the earlier ones. */
@@ -129,19 +177,19 @@ public final class Chain {
             Reached here = reached.get(i);
             decided = Math.min(decided, here.decidedAt());
             acted = Math.min(acted, here.actedAt());
-            reached.set(i, new Reached(here.snapshot(), decided, acted));
+            reached.set(i, new Reached(here.id(), here.snapshot(), decided, acted));
         }
     }
 
-    private static Latency latency(Change change, List<Reached> reached) {
+    private static Latency latency(Change change, List<Reached> reached, Predicate<String> held) {
         int first = firstAbove(reached, change.gcsVersion());
         if (first == reached.size()) {
-            return new Latency(-1, -1, -1, -1);
+            return new Latency(-1, -1, -1, -1, false);
         }
         Reached seen = reached.get(first);
         long at = change.atMillis();
         return new Latency(seen.snapshot().publishedAtMillis() - at, since(at, seen.decidedAt()), since(at, seen.actedAt()),
-                since(seen.snapshot().observedAtMillis(), seen.actedAt()));
+                since(seen.snapshot().observedAtMillis(), seen.actedAt()), held.test(seen.id()));
     }
 
     private static long since(long from, long to) {
@@ -190,7 +238,26 @@ public final class Chain {
 
         /** The {@code q} quantile (0..1) of one stage over the complete changes, in milliseconds; NaN if none. */
         public double quantile(ToLongFunction<Latency> stage, double q) {
-            return quantile(latencies.stream().filter(Latency::complete).mapToLong(stage).sorted().toArray(), q);
+            return quantile(stage, q, Latency::complete);
+        }
+
+        /** The same over the changes acted on when first seen: the pipeline's own time, without the planner's waits. */
+        public double actedQuantile(ToLongFunction<Latency> stage, double q) {
+            return quantile(stage, q, Latency::actedWhenSeen);
+        }
+
+        /** Changes acted on when first seen. */
+        public long actedWhenSeen() {
+            return latencies.stream().filter(Latency::actedWhenSeen).count();
+        }
+
+        /** Changes for whose first snapshot the planner changed nothing (acted on later or not at all). */
+        public long heldWhenSeen() {
+            return latencies.stream().filter(Latency::heldWhenSeen).count();
+        }
+
+        private double quantile(ToLongFunction<Latency> stage, double q, Predicate<Latency> which) {
+            return quantile(latencies.stream().filter(which).mapToLong(stage).sorted().toArray(), q);
         }
 
         /** The {@code q} quantile (0..1) of sorted values; NaN if there are none. */

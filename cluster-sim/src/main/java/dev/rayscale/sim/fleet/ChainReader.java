@@ -1,6 +1,7 @@
 package dev.rayscale.sim.fleet;
 
 import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.PlannerInfo;
 import dev.rayscale.events.ReasonCode;
@@ -13,8 +14,11 @@ import dev.rayscale.planner.core.Planner;
 import dev.rayscale.planner.core.PlannerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -31,7 +35,8 @@ import org.jboss.logging.Logger;
  * topics would (no group: every partition assigned), into a {@link Chain}. A snapshot counts as
  * published when the collector handed it to its producer (the record's timestamp), a decision likewise,
  * a result when the actuator completed it. It keeps each cluster's newest snapshot, to tell a change the planner holds
- * back on purpose from one lost ({@link #waitsForLaunches}).
+ * back on purpose from one lost ({@link #waitsForLaunches}), and after the run reads back the snapshots that first saw a
+ * change and brought no decision, to tell which of them the planner answered by changing nothing ({@link #changingNothing}).
  */
 final class ChainReader implements AutoCloseable {
 
@@ -43,7 +48,10 @@ final class ChainReader implements AutoCloseable {
      */
     private static final boolean STRICT = false;
 
+    private final String bootstrapServers;
     private final KafkaConsumer<String, byte[]> consumer;
+    /** Where the snapshots of the run begin, to read some of them back after it. */
+    private final Map<TopicPartition, Long> snapshotsFrom = new HashMap<>();
     private final Chain chain;
     private final Thread thread;
     private final SnapshotDeserializer snapshots = new SnapshotDeserializer();
@@ -57,15 +65,16 @@ final class ChainReader implements AutoCloseable {
 
     ChainReader(String bootstrapServers, Chain chain) {
         this.chain = chain;
-        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false", ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 << 20)),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        this.bootstrapServers = bootstrapServers;
+        this.consumer = consumer(bootstrapServers);
         List<TopicPartition> partitions = new ArrayList<>();
         for (String topic : List.of(Topics.SNAPSHOTS, Topics.DECISIONS, Topics.ACTUATIONS)) {
             consumer.partitionsFor(topic, Duration.ofSeconds(30)).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
         }
         consumer.assign(partitions);
         consumer.seekToEnd(partitions);
+        partitions.stream().filter(partition -> partition.topic().equals(Topics.SNAPSHOTS))
+                .forEach(partition -> snapshotsFrom.put(partition, consumer.position(partition)));
         partitions.forEach(consumer::position);
         this.thread = new Thread(this::read, "fleet-chain-reader");
         thread.setDaemon(true);
@@ -102,6 +111,46 @@ final class ChainReader implements AutoCloseable {
     static boolean waitsForLaunches(ClusterSnapshot snapshot, Planner planner) {
         ScaleDecision decision = planner.plan(snapshot);
         return !decision.worthPublishing() && decision.codedReasons().stream().anyMatch(reason -> reason.code() == ReasonCode.UPSCALING_LIMITED);
+    }
+
+    /** True if {@code planner}'s answer to {@code snapshot} changes nothing: the planner service publishes no decision for it. */
+    static boolean changesNothing(ClusterSnapshot snapshot, Planner planner) {
+        return !planner.plan(snapshot).worthPublishing();
+    }
+
+    /**
+     * Of the snapshots {@code ids} names, those the planner answers by changing nothing, planned again as the service
+     * planned them (the planner is deterministic) with the settings its decisions recorded; none if no decision was
+     * read. Reads the run's snapshots back from the broker, after the run, so as not to load the machine during it.
+     */
+    Set<String> changingNothing(Set<String> ids) {
+        Recorded seen = recorded;
+        Set<String> changingNothing = new HashSet<>();
+        if (ids.isEmpty() || seen == null) {
+            return changingNothing;
+        }
+        try (KafkaConsumer<String, byte[]> back = consumer(bootstrapServers)) {
+            back.assign(snapshotsFrom.keySet());
+            snapshotsFrom.forEach(back::seek);
+            Map<TopicPartition, Long> end = back.endOffsets(snapshotsFrom.keySet());
+            while (end.entrySet().stream().anyMatch(partition -> back.position(partition.getKey()) < partition.getValue())) {
+                for (ConsumerRecord<String, byte[]> record : back.poll(Duration.ofMillis(500))) {
+                    if (ids.contains(CloudEventHeaders.read(record.headers(), CloudEventHeaders.ID))) {
+                        ClusterSnapshot snapshot = snapshots.read(record.headers(), record.value(), STRICT);
+                        if (changesNothing(snapshot, seen.planner())) {
+                            changingNothing.add(snapshot.id());
+                        }
+                    }
+                }
+            }
+        }
+        return changingNothing;
+    }
+
+    private static KafkaConsumer<String, byte[]> consumer(String bootstrapServers) {
+        return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false", ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(8 << 20)),
+                new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     private void read() {

@@ -12,10 +12,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The whole pipeline at fleet scale: many simulated Ray clusters in one Kubernetes API ({@link Fleet}),
@@ -30,6 +32,7 @@ public final class FleetBench {
     /** Partitions of the topics the bench creates on its own broker: room for several planners and actuators. */
     public static final int PARTITIONS = 6;
     private static final Duration DRAIN = Duration.ofSeconds(60);
+    private static final Duration SETTLE = Duration.ofSeconds(20);
     private static final Duration REJOIN_AFTER = Duration.ofSeconds(15);
 
     /**
@@ -171,14 +174,24 @@ public final class FleetBench {
 
     /**
      * Waits until every change was acted on or waits for its cluster's launches, and every decision was answered, or
-     * until {@link #DRAIN} is up.
+     * until {@link #DRAIN} is up; then asks which changes' first snapshots the planner answered by changing nothing.
      */
-    private static Chain.Account drain(Chain chain, ChainReader reader) {
-        long deadline = System.nanoTime() + DRAIN.toNanos();
-        Chain.Account account = chain.account(reader::waitsForLaunches);
+    private Chain.Account drain(Chain chain, ChainReader reader) {
+        settled(chain, reader, snapshot -> false, DRAIN);
+        Set<String> undecided = chain.firstSightsUndecided();
+        out.accept("planning again the " + undecided.size() + " snapshots that first saw a change and brought no decision ...");
+        Set<String> changingNothing = reader.changingNothing(undecided);
+        // The fleet goes on meanwhile (pods come up, the planner decides again): those decisions' results are waited for too.
+        return settled(chain, reader, changingNothing::contains, SETTLE);
+    }
+
+    /** The account once nothing is lost (every change acted on or waiting for launches, every decision answered), or at {@code within}. */
+    private static Chain.Account settled(Chain chain, ChainReader reader, Predicate<String> changesNothing, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        Chain.Account account = chain.account(reader::waitsForLaunches, changesNothing);
         while (account.lost() > 0 && System.nanoTime() < deadline) {
             sleep(Duration.ofSeconds(2));
-            account = chain.account(reader::waitsForLaunches);
+            account = chain.account(reader::waitsForLaunches, changesNothing);
         }
         return account;
     }

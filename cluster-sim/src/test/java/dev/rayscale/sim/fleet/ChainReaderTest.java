@@ -29,6 +29,12 @@ class ChainReaderTest {
         assertThat(ChainReader.waitsForLaunches(snapshot("room-for-launches.json"), ChainReader.plannerOf(PLANNER))).isFalse();
     }
 
+    @Test
+    void aClusterWaitingForItsLaunchesGetsNoDecisionAndOneWithRoomDoes() throws IOException {
+        assertThat(ChainReader.changesNothing(snapshot("waiting-for-launches.json"), ChainReader.plannerOf(PLANNER))).isTrue();
+        assertThat(ChainReader.changesNothing(snapshot("room-for-launches.json"), ChainReader.plannerOf(PLANNER))).isFalse();
+    }
+
     private static ClusterSnapshot snapshot(String name) throws IOException {
         try (InputStream in = ChainReaderTest.class.getResourceAsStream("/fleet/" + name)) {
             return EventJson.mapper().readValue(in, ClusterSnapshot.class);

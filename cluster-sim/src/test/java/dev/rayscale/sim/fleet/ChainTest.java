@@ -3,6 +3,7 @@ package dev.rayscale.sim.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.events.Outcome;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** How the bench follows a change of demand through the topics, and what it counts as lost or applied twice. */
@@ -21,9 +22,9 @@ class ChainTest {
         chain.result(new Chain.Result("d2", Outcome.STALE, 1_400));
         chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_900));
 
-        Chain.Account account = chain.account(cluster -> false);
+        Chain.Account account = chain.account(cluster -> false, snapshot -> false);
 
-        assertThat(account.latencies()).singleElement().isEqualTo(new Chain.Latency(310, 350, 900, 600));
+        assertThat(account.latencies()).singleElement().isEqualTo(new Chain.Latency(310, 350, 900, 600, false));
         assertThat(account.lost()).isZero();
         assertThat(account.appliedTwice()).isZero();
     }
@@ -39,7 +40,7 @@ class ChainTest {
         chain.snapshot("b@1", new Chain.Snapshot("ns/b", 8, 1_100, 1_110));
         chain.decision("d2", new Chain.Decision("b@1", 1_150));
 
-        Chain.Account account = chain.account(cluster -> false);
+        Chain.Account account = chain.account(cluster -> false, snapshot -> false);
 
         assertThat(account.incomplete()).as("b's change has no result").isEqualTo(1);
         assertThat(account.unanswered()).as("d2 has no result").isEqualTo(1);
@@ -55,11 +56,49 @@ class ChainTest {
         chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
         chain.snapshot("b@1", new Chain.Snapshot("ns/b", 8, 1_100, 1_110));
 
-        Chain.Account account = chain.account("ns/a"::equals);
+        Chain.Account account = chain.account("ns/a"::equals, snapshot -> false);
 
         assertThat(account.incomplete()).isEqualTo(2);
         assertThat(account.waitingForLaunches()).as("a waits for its launches").isEqualTo(1);
         assertThat(account.lost()).as("b does not").isEqualTo(1);
+    }
+
+    @Test
+    void aChangeWhoseFirstSnapshotThePlannerAnsweredByChangingNothingIsToldApartFromThoseActedOnWhenFirstSeen() {
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
+        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 7, 9_000, 9_010));
+        chain.decision("d2", new Chain.Decision("a@2", 9_050));
+        chain.result(new Chain.Result("d2", Outcome.APPLIED, 9_100));
+        chain.changed(new Chain.Change("ns/b", 5, 1_000));
+        chain.snapshot("b@1", new Chain.Snapshot("ns/b", 6, 1_100, 1_110));
+        chain.decision("d3", new Chain.Decision("b@1", 1_150));
+        chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_300));
+
+        assertThat(chain.firstSightsUndecided()).as("b@1 has a decision; a@2 saw no change first").containsExactly("a@1");
+        Chain.Account account = chain.account(cluster -> false, Set.of("a@1")::contains);
+
+        assertThat(account.latencies()).extracting(Chain.Latency::heldWhenSeen).containsExactly(true, false);
+        assertThat(account.heldWhenSeen()).isEqualTo(1);
+        assertThat(account.actedWhenSeen()).isEqualTo(1);
+        assertThat(account.quantile(Chain.Latency::appliedMs, 0.99)).as("every change acted on").isEqualTo(8_100);
+        assertThat(account.actedQuantile(Chain.Latency::appliedMs, 0.99)).as("acted on when first seen").isEqualTo(300);
+        assertThat(account.lost()).isZero();
+    }
+
+    @Test
+    void aSnapshotSupersededBeforeItWasPlannedIsNotHeldWhenTheNewerOneIsActedOn() {
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
+        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 7, 1_200, 1_210));
+        chain.decision("d2", new Chain.Decision("a@2", 1_250));
+        chain.result(new Chain.Result("d2", Outcome.APPLIED, 1_400));
+
+        Chain.Account account = chain.account(cluster -> false, snapshot -> false);
+
+        assertThat(chain.firstSightsUndecided()).containsExactly("a@1");
+        assertThat(account.actedWhenSeen()).isEqualTo(1);
+        assertThat(account.actedQuantile(Chain.Latency::appliedMs, 0.5)).isEqualTo(400);
     }
 
     @Test
@@ -69,7 +108,7 @@ class ChainTest {
         chain.decision("d1", new Chain.Decision("a@1", 1_150));
         chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_200));
 
-        Chain.Account account = chain.account(cluster -> true);
+        Chain.Account account = chain.account(cluster -> true, snapshot -> false);
 
         assertThat(account.waitingForLaunches()).isZero();
         assertThat(account.lost()).isZero();
