@@ -38,6 +38,8 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         lines.add(row("from the collector's GCS read to the patch", Chain.Latency::pipelineMs));
         lines.add(hop("each hop: snapshot -> decision (planner)", account.planningMs()));
         lines.add(hop("each hop: decision -> result (actuator)", account.actuatingMs()));
+        lines.add(hop("  any result: decision -> taken up", account.actuator().waitingMs()));
+        lines.add(hop("  any result: taken up -> result", account.actuator().handlingMs()));
         lines.add(String.format(Locale.ROOT, "%-20s %10s %10s", "service", "CPU cores", "RSS MiB"));
         usage.forEach((service, figures) -> lines.add(String.format(Locale.ROOT, "%-20s %10.2f %10d", service.name().toLowerCase(Locale.ROOT),
                 figures.cores(), figures.rssMiB())));

@@ -33,7 +33,8 @@ public final class Chain {
     record Decision(String snapshotId, long publishedAtMillis) {
     }
 
-    record Result(String decisionId, Outcome outcome, long completedAtMillis) {
+    /** A result, with when the actuator took its decision up ({@code receivedAt}) and when it completed it. */
+    record Result(String decisionId, Outcome outcome, long receivedAtMillis, long completedAtMillis) {
     }
 
     /**
@@ -120,7 +121,11 @@ public final class Chain {
                 .mapToLong(decision -> decision.publishedAtMillis() - snapshots.get(decision.snapshotId()).publishedAtMillis()).sorted().toArray();
         long[] actuating = resultAt.entrySet().stream().filter(entry -> decisions.containsKey(entry.getKey()))
                 .mapToLong(entry -> entry.getValue() - decisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
-        return new Account(latencies, skipped, waitingChanges, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating);
+        long[] takenUp = results.stream().filter(result -> decisions.containsKey(result.decisionId()))
+                .mapToLong(result -> result.receivedAtMillis() - decisions.get(result.decisionId()).publishedAtMillis()).sorted().toArray();
+        long[] handling = results.stream().mapToLong(result -> result.completedAtMillis() - result.receivedAtMillis()).sorted().toArray();
+        return new Account(latencies, skipped, waitingChanges, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating,
+                new ActuatorTimes(takenUp, handling));
     }
 
     /**
@@ -211,15 +216,26 @@ public final class Chain {
     }
 
     /**
+     * Where a decision's time in the actuator goes, for every result (STALE ones included), sorted.
+     *
+     * @param waitingMs from the decision's publication until the actuator took it up: the broker, the poll, and the
+     *     decisions ahead of it
+     * @param handlingMs from then until its result was complete: reading, draining, patching
+     */
+    public record ActuatorTimes(long[] waitingMs, long[] handlingMs) {
+    }
+
+    /**
      * @param skipped changes not made because the cluster was at its largest size
      * @param waitingForLaunches changes not acted on because the planner waits for its cluster's pending launches
      * @param unanswered decisions with no actuation result
      * @param appliedTwice decisions applied (patched) more than once
      * @param planningMs each decision's time from its snapshot's publication to its own, sorted
      * @param actuatingMs each acted-on decision's time from its publication to its first result, sorted
+     * @param actuator every result's time split where the actuator took its decision up
      */
     public record Account(List<Latency> latencies, long skipped, long waitingForLaunches, long unanswered, long appliedTwice, int snapshots,
-            int decisions, int results, long[] planningMs, long[] actuatingMs) {
+            int decisions, int results, long[] planningMs, long[] actuatingMs, ActuatorTimes actuator) {
 
         /** Changes that no actuation result acted on. */
         public long incomplete() {

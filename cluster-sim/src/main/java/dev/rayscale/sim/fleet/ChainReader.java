@@ -191,7 +191,8 @@ final class ChainReader implements AutoCloseable {
                 default -> {
                     ActuationResult result = actuations.read(record.headers(), record.value(), STRICT);
                     if (!result.dryRun()) {
-                        chain.result(new Chain.Result(result.decisionId(), result.outcome(), result.completedAt().toEpochMilli()));
+                        chain.result(new Chain.Result(result.decisionId(), result.outcome(), result.receivedAt().toEpochMilli(),
+                                result.completedAt().toEpochMilli()));
                     }
                 }
             }

@@ -19,12 +19,14 @@ class ChainTest {
         chain.snapshot("a@3", new Chain.Snapshot("ns/a", 12, 1_800, 1_805));
         chain.decision("d2", new Chain.Decision("a@2", 1_350));
         chain.decision("d3", new Chain.Decision("a@3", 1_850));
-        chain.result(new Chain.Result("d2", Outcome.STALE, 1_400));
-        chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_900));
+        chain.result(new Chain.Result("d2", Outcome.STALE, 1_380, 1_400));
+        chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_860, 1_900));
 
         Chain.Account account = chain.account(cluster -> false, snapshot -> false);
 
         assertThat(account.latencies()).singleElement().isEqualTo(new Chain.Latency(310, 350, 900, 600, false));
+        assertThat(account.actuator().waitingMs()).as("published 1,350 and 1,850, taken up 1,380 and 1,860").containsExactly(10, 30);
+        assertThat(account.actuator().handlingMs()).as("completed 1,400 and 1,900").containsExactly(20, 40);
         assertThat(account.lost()).isZero();
         assertThat(account.appliedTwice()).isZero();
     }
@@ -35,8 +37,8 @@ class ChainTest {
         chain.changed(new Chain.Change("ns/b", 7, 1_000));
         chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
         chain.decision("d1", new Chain.Decision("a@1", 1_150));
-        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_200));
-        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_300));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_200, 1_200));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_300, 1_300));
         chain.snapshot("b@1", new Chain.Snapshot("ns/b", 8, 1_100, 1_110));
         chain.decision("d2", new Chain.Decision("b@1", 1_150));
 
@@ -69,11 +71,11 @@ class ChainTest {
         chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
         chain.snapshot("a@2", new Chain.Snapshot("ns/a", 7, 9_000, 9_010));
         chain.decision("d2", new Chain.Decision("a@2", 9_050));
-        chain.result(new Chain.Result("d2", Outcome.APPLIED, 9_100));
+        chain.result(new Chain.Result("d2", Outcome.APPLIED, 9_100, 9_100));
         chain.changed(new Chain.Change("ns/b", 5, 1_000));
         chain.snapshot("b@1", new Chain.Snapshot("ns/b", 6, 1_100, 1_110));
         chain.decision("d3", new Chain.Decision("b@1", 1_150));
-        chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_300));
+        chain.result(new Chain.Result("d3", Outcome.APPLIED, 1_300, 1_300));
 
         assertThat(chain.firstSightsUndecided()).as("b@1 has a decision; a@2 saw no change first").containsExactly("a@1");
         Chain.Account account = chain.account(cluster -> false, Set.of("a@1")::contains);
@@ -92,7 +94,7 @@ class ChainTest {
         chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
         chain.snapshot("a@2", new Chain.Snapshot("ns/a", 7, 1_200, 1_210));
         chain.decision("d2", new Chain.Decision("a@2", 1_250));
-        chain.result(new Chain.Result("d2", Outcome.APPLIED, 1_400));
+        chain.result(new Chain.Result("d2", Outcome.APPLIED, 1_400, 1_400));
 
         Chain.Account account = chain.account(cluster -> false, snapshot -> false);
 
@@ -106,7 +108,7 @@ class ChainTest {
         chain.changed(new Chain.Change("ns/a", 5, 1_000));
         chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
         chain.decision("d1", new Chain.Decision("a@1", 1_150));
-        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_200));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_200, 1_200));
 
         Chain.Account account = chain.account(cluster -> true, snapshot -> false);
 
