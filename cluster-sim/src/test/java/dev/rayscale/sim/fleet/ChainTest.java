@@ -67,11 +67,7 @@ class ChainTest {
 
     @Test
     void aChangeWhoseFirstSnapshotThePlannerAnsweredByChangingNothingIsToldApartFromThoseActedOnWhenFirstSeen() {
-        chain.changed(new Chain.Change("ns/a", 5, 1_000));
-        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
-        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 7, 9_000, 9_010));
-        chain.decision("d2", new Chain.Decision("a@2", 9_050));
-        chain.result(new Chain.Result("d2", Outcome.APPLIED, 9_100, 9_100));
+        changeDecidedOnItsSecondSnapshot(9_000, 9_100);
         chain.changed(new Chain.Change("ns/b", 5, 1_000));
         chain.snapshot("b@1", new Chain.Snapshot("ns/b", 6, 1_100, 1_110));
         chain.decision("d3", new Chain.Decision("b@1", 1_150));
@@ -90,11 +86,7 @@ class ChainTest {
 
     @Test
     void aSnapshotSupersededBeforeItWasPlannedIsNotHeldWhenTheNewerOneIsActedOn() {
-        chain.changed(new Chain.Change("ns/a", 5, 1_000));
-        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
-        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 7, 1_200, 1_210));
-        chain.decision("d2", new Chain.Decision("a@2", 1_250));
-        chain.result(new Chain.Result("d2", Outcome.APPLIED, 1_400, 1_400));
+        changeDecidedOnItsSecondSnapshot(1_200, 1_400);
 
         Chain.Account account = chain.account(cluster -> false, snapshot -> false);
 
@@ -114,5 +106,17 @@ class ChainTest {
 
         assertThat(account.waitingForLaunches()).isZero();
         assertThat(account.lost()).isZero();
+    }
+
+    /**
+     * A change to ns/a at 1,000 whose first snapshot (a@1, observed at 1,100) brought no decision, decided on from the
+     * second (a@2, observed at {@code secondObservedAt}) and applied at {@code appliedAt}.
+     */
+    private void changeDecidedOnItsSecondSnapshot(long secondObservedAt, long appliedAt) {
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_100, 1_110));
+        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 7, secondObservedAt, secondObservedAt + 10));
+        chain.decision("d2", new Chain.Decision("a@2", secondObservedAt + 50));
+        chain.result(new Chain.Result("d2", Outcome.APPLIED, appliedAt, appliedAt));
     }
 }
