@@ -27,7 +27,9 @@ class FleetBenchTest {
 
         Chain.Account account = report.account();
         assertThat(account.latencies()).as("changes made").hasSizeGreaterThan(20);
-        assertThat(account.incomplete()).as("changes no patch acted on").isZero();
+        // A change made near the end may still wait, on purpose, for its cluster's launches when the bench stops: not lost.
+        assertThat(account.incomplete()).as("changes no patch acted on, but for those waiting for their cluster's launches")
+                .isEqualTo(account.waitingForLaunches());
         assertThat(account.unanswered()).as("decisions without a result").isZero();
         assertThat(account.appliedTwice()).as("decisions applied twice").isZero();
         assertThat(account.actedWhenSeen()).as("changes acted on when first seen (snapshots without a decision planned again)").isPositive();
