@@ -1,0 +1,48 @@
+package dev.rayscale.sim.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rayscale.events.Outcome;
+import dev.rayscale.sim.ClusterSimulator;
+import dev.rayscale.sim.demo.RayscaleServices.Service;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The bench says of each target whether the run met it. */
+class BenchReportTest {
+
+    @Test
+    void aRunWithinEveryTargetSaysSo() {
+        BenchReport report = report(200, 240);
+
+        assertThat(report.targets()).containsExactly(
+                "target: end to end p99 < 250 ms: met (200 ms; over the changes acted on when first seen 200 ms)",
+                "target: each service < 256 MiB resident: met (largest 240 MiB)",
+                "target: nothing lost, nothing applied twice: met (lost 0, applied twice 0)");
+    }
+
+    @Test
+    void aSlowChangeOrALargeServiceIsATargetNotMet() {
+        BenchReport report = report(300, 256);
+
+        assertThat(report.targets()).filteredOn(line -> line.contains("NOT MET")).hasSize(2);
+        assertThat(report.targets().get(0)).startsWith("target: end to end p99 < 250 ms: NOT MET (300 ms");
+        assertThat(report.targets().get(1)).isEqualTo("target: each service < 256 MiB resident: NOT MET (largest 256 MiB)");
+    }
+
+    /** One change applied {@code endToEndMs} after it was made; the actuator at {@code actuatorRssMiB}. */
+    private static BenchReport report(long endToEndMs, long actuatorRssMiB) {
+        Chain chain = new Chain();
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_050, 1_060));
+        chain.decision("d1", new Chain.Decision("a@1", 1_080));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_090, 1_000 + endToEndMs));
+        FleetBench.Settings settings = new FleetBench.Settings(1, 8, 0, 1, Duration.ZERO, Duration.ofSeconds(1), 1, 1, Duration.ofSeconds(1), 1);
+        Map<Service, Usage.Figures> usage = Map.of(Service.COLLECTOR, new Usage.Figures(0.3, 200), Service.PLANNER, new Usage.Figures(0.3, 210),
+                Service.ACTUATOR, new Usage.Figures(0.3, actuatorRssMiB));
+        return new BenchReport(settings, 8, 1, chain.account(cluster -> false, snapshot -> false), usage, Map.of(),
+                new ClusterSimulator.Invariants(0, 0, 0), new long[] {500}, 0, 0, List.of());
+    }
+}
