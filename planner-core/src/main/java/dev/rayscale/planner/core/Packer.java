@@ -2,6 +2,7 @@ package dev.rayscale.planner.core;
 
 import dev.rayscale.events.Resources;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -137,8 +138,16 @@ final class Packer {
      * requests a deferred replica would hold are counted in {@code deferred} (per request) and taken
      * off, and its room under maxReplicas stays taken, but no node is made for it.
      */
-    void openNodes(List<Request> requests, Group.Need need, Ledger ledger, UpscalingLimit limit, long[] deferred) {
-        boolean batchable = requests.stream().allMatch(request -> request.spreadGang < 0);
+    void openNodes(List<Request> all, Group.Need need, Ledger ledger, UpscalingLimit limit, long[] deferred) {
+        // What no group's fresh node can hold is left as it is (infeasible): trying it for every node opened cost a pass
+        // over tens of thousands of such shapes per node in a cluster that large.
+        int[] at = placeableAt(all);
+        List<Request> requests = new ArrayList<>(at.length);
+        for (int i : at) {
+            requests.add(all.get(i));
+        }
+        boolean batchable = all.stream().allMatch(request -> request.spreadGang < 0);
+        long[] floor = floor(requests, plan.index.size());
         while (anyLeft(requests)) {
             Candidate best = null;
             List<Candidate> candidates = new ArrayList<>();
@@ -146,7 +155,7 @@ final class Packer {
                 if (plan.room(group) < 1) {
                     continue;
                 }
-                Candidate candidate = Candidate.evaluate(group, requests, ledger.pool(), gpu, plan.index.size());
+                Candidate candidate = Candidate.evaluate(group, requests, floor, gpu, plan.index.size());
                 if (candidate == null) {
                     continue;
                 }
@@ -161,7 +170,7 @@ final class Packer {
             int replicas = batchable && best.group.hosts == 1 ? batchSize(best, candidates, requests) : 1;
             int granted = limit == null ? replicas : limit.grant(best.group, replicas);
             if (granted < replicas) {
-                defer(best, replicas - granted, requests, deferred);
+                defer(best, replicas - granted, requests, deferred, at);
             }
             for (int r = 0; r < granted; r++) {
                 List<Node> hosts = plan.open(best.group, need);
@@ -183,11 +192,8 @@ final class Packer {
             }
         }
         long replicas = plan.room(best.group);
-        for (int i = 0; i < requests.size(); i++) {
+        for (int i : best.placedAt) {
             long perReplica = best.placed[i];
-            if (perReplica == 0) {
-                continue;
-            }
             long largestFill = 0;
             for (Candidate candidate : candidates) {
                 largestFill = Math.max(largestFill, candidate.placed[i]);
@@ -197,13 +203,30 @@ final class Packer {
         return (int) Math.max(1, replicas);
     }
 
-    private static void defer(Candidate best, int replicas, List<Request> requests, long[] deferred) {
+    /** Takes off the requests a deferred replica would hold; {@code deferred} is by the positions {@code at} gives. */
+    private static void defer(Candidate best, int replicas, List<Request> requests, long[] deferred, int[] at) {
         best.group.deferredReplicas += replicas;
-        for (int i = 0; i < requests.size(); i++) {
+        for (int i : best.placedAt) {
             long copies = Math.min(requests.get(i).count, best.placed[i] * replicas);
             requests.get(i).count -= copies;
-            deferred[i] += copies;
+            deferred[at[i]] += copies;
         }
+    }
+
+    /** The positions of the requests a fresh node of some group could hold a copy of. */
+    private int[] placeableAt(List<Request> requests) {
+        int[] at = new int[requests.size()];
+        int placeable = 0;
+        for (int i = 0; i < requests.size(); i++) {
+            Request request = requests.get(i);
+            for (Group group : plan.groups) {
+                if (request.allows(group) && request.shape.fitCount(group.nodeResources) > 0) {
+                    at[placeable++] = i;
+                    break;
+                }
+            }
+        }
+        return Arrays.copyOf(at, placeable);
     }
 
     static void place(Request request, Node node, long copies, Ledger ledger) {
@@ -223,12 +246,44 @@ final class Packer {
         return false;
     }
 
-    /** A fresh node of one group, filled greedily with the remaining requests, and its score. */
-    private record Candidate(Group group, long[] placed, Score score, boolean saturated) {
+    /**
+     * Per resource kind, the least any of {@code requests} asks of it (0 when one asks none): a node with less than that
+     * of some kind can take none of them. Filling a fresh node stops there instead of trying every remaining request,
+     * which for tens of thousands of distinct shapes cost a pass over all of them for every node opened.
+     */
+    private static long[] floor(List<Request> requests, int kinds) {
+        long[] floor = new long[kinds];
+        Arrays.fill(floor, Long.MAX_VALUE);
+        for (Request request : requests) {
+            for (int kind = 0; kind < kinds; kind++) {
+                floor[kind] = Math.min(floor[kind], kind < request.shape.amounts.length ? request.shape.amounts[kind] : 0);
+            }
+        }
+        return floor;
+    }
 
-        static Candidate evaluate(Group group, List<Request> requests, Pool pool, int gpu, int kinds) {
+    private static boolean belowFloor(long[] available, long[] floor) {
+        for (int kind = 0; kind < floor.length; kind++) {
+            if (floor[kind] > 0 && available[kind] < floor[kind]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A fresh node of one group, filled greedily with the remaining requests, and its score.
+     *
+     * @param placed copies per request, by the requests' positions
+     * @param placedAt the positions with copies, in order
+     */
+    private record Candidate(Group group, long[] placed, int[] placedAt, Score score, boolean saturated) {
+
+        static Candidate evaluate(Group group, List<Request> requests, long[] floor, int gpu, int kinds) {
             long[] available = group.nodeResources.clone();
             long[] placed = new long[requests.size()];
+            int[] placedAt = new int[8];
+            int placements = 0;
             boolean[] requestedKinds = new boolean[kinds];
             boolean gpuRequested = false;
             boolean saturated = true;
@@ -249,6 +304,10 @@ final class Packer {
                 }
                 request.shape.take(available, copies);
                 placed[i] = copies;
+                if (placements == placedAt.length) {
+                    placedAt = Arrays.copyOf(placedAt, placements * 2);
+                }
+                placedAt[placements++] = i;
                 if (request.spreadGang >= 0) {
                     spreadPlaced = request.spreadGang;
                 }
@@ -257,11 +316,15 @@ final class Packer {
                     requestedKinds[kind] = true;
                 }
                 gpuRequested |= request.shape.needs(gpu);
+                if (belowFloor(available, floor)) {
+                    break;
+                }
             }
             if (!any) {
                 return null;
             }
-            return new Candidate(group, placed, Score.of(group.nodeResources, available, requestedKinds, gpuRequested, gpu), saturated);
+            return new Candidate(group, placed, Arrays.copyOf(placedAt, placements),
+                    Score.of(group.nodeResources, available, requestedKinds, gpuRequested, gpu), saturated);
         }
     }
 }
