@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -33,7 +34,8 @@ import java.util.function.DoubleSupplier;
  *       {@code FailedToCreateWorkerPod} Warning and the {@code ReplicaFailure} condition, removed after a
  *       pass without error (B9.34).</li>
  * </ol>
- * Deletions the operator chooses itself (the list-order ones) are counted: with Rayscale they must never happen.
+ * Deletions the operator chooses itself (the list-order ones) are counted and told, with the spec and pods that led to
+ * them: with Rayscale they must never happen.
  */
 final class KubeRayOperator {
 
@@ -58,18 +60,20 @@ final class KubeRayOperator {
     private final String name;
     private final Kubelet kubelet;
     private final DoubleSupplier clock;
+    private final Consumer<String> happened;
     private final ClusterEvents events;
     private final Map<String, List<Expectation>> expectations = new HashMap<>();
     private long chosenDeletions;
     private boolean suspended;
     private String replicaFailure;
 
-    KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, DoubleSupplier clock) {
+    KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, DoubleSupplier clock, Consumer<String> happened) {
         this.client = client;
         this.namespace = namespace;
         this.name = name;
         this.kubelet = kubelet;
         this.clock = clock;
+        this.happened = happened;
         this.events = new ClusterEvents(client, "kuberay-operator");
     }
 
@@ -156,8 +160,8 @@ final class KubeRayOperator {
             }
         } else if (diff < 0) {
             // In-tree autoscaling off: "random" deletion, the first -diff pods as listed (B6.27).
+            choose(group, -diff, remaining.stream().map(pod -> pod.name).toList());
             for (int i = 0; i < -diff; i++) {
-                chosenDeletions++;
                 kubelet.delete(remaining.get(i).name);
                 expect(groupName, remaining.get(i).name, false);
             }
@@ -203,10 +207,19 @@ final class KubeRayOperator {
                 expect(groupName, create(groupName, replica, index, host), true);
             }
         }
+        if (create < 0) {
+            choose(group, -create * hosts, valid);
+        }
         for (int r = 0; r < -create; r++) {
-            chosenDeletions += hosts;
             deleteAll(groupName, replicas.get(valid.get(r)));
         }
+    }
+
+    /** Counts and tells deletions of the operator's own choosing, with what it counted. */
+    private void choose(WorkerGroupSpecs group, int pods, List<String> counted) {
+        chosenDeletions += pods;
+        happened.accept("the operator deletes " + pods + " pod(s) of group " + group.getGroupName() + " of its own choice: replicas "
+                + group.getReplicas() + ", workersToDelete " + workersToDelete(group) + ", counted " + counted);
     }
 
     private String create(String group, String replica, Integer index, Integer host) {

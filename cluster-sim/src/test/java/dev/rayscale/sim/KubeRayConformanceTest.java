@@ -77,6 +77,8 @@ class KubeRayConformanceTest {
                     assertThat(f.sim.invariants().operatorDeletions()).isEqualTo(1);
                     assertThat(f.sim.invariants().busyDeletions()).isEqualTo(1);
                     assertThat(f.pods("cpu").get(0).getMetadata().getDeletionTimestamp()).as("the first by name: " + pods.get(0)).isNotNull();
+                    assertThat(f.sim.happenings()).as("told, with what the operator counted").anySatisfy(happening -> assertThat(happening)
+                            .contains("the operator deletes 1 pod(s) of group cpu of its own choice: replicas 2", pods.get(0)));
                 }),
                 fact("B6.28 a terminating pod still counts: no replacement until it is gone", f -> {
                     List<String> pods = f.running("cpu", 2);

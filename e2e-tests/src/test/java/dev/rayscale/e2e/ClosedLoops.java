@@ -54,14 +54,12 @@ final class ClosedLoops {
 
     /** Every closed-loop run: no pod deleted while it ran work, no GCS crashed, no pod chosen by the operator, no unexpected ERROR. */
     static void assertHealthy(DemoRun run) {
-        assertInvariantsHeld(run.summary(true));
+        Summary summary = run.summary(true);
+        List<String> happenings = run.simulator().happenings();
+        assertThat(summary.busyDeletions()).as("pods deleted, by anyone, while they ran work; the run: %s", happenings).isZero();
+        assertThat(summary.gcsCrashes()).as("GCS processes a Rayscale read made exit; the run: %s", happenings).isZero();
+        assertThat(summary.operatorDeletions()).as("pods the operator deleted by its own choice; the run: %s", happenings).isZero();
         assertThat(run.unexpectedErrors()).as("ERROR lines the services logged, not on the allow-list").isEmpty();
-    }
-
-    static void assertInvariantsHeld(Summary summary) {
-        assertThat(summary.busyDeletions()).as("pods deleted, by anyone, while they ran work").isZero();
-        assertThat(summary.gcsCrashes()).as("GCS processes a Rayscale read made exit").isZero();
-        assertThat(summary.operatorDeletions()).as("pods the operator deleted by its own choice").isZero();
     }
 
     static void assertNoDecisionAppliedTwice(List<ActuationResult> actuations) {

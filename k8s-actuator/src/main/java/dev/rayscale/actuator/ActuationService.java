@@ -26,8 +26,8 @@ import org.jboss.logging.Logger;
  * Applies one decision to its RayCluster, safely, and says what happened. The shell around the pure
  * {@link Actuation}; its steps, each once:
  * <ol>
- *   <li><b>observe</b>: the RayCluster (and its pods and the GCS's live nodes when pods are to go); or, for a decision
- *       that removes no pod on a cluster this actuator wrote last, nothing: its plan is judged on the RayCluster that write
+ *   <li><b>observe</b>: the RayCluster (and its pods when replicas drop, and the GCS's live nodes when named nodes go);
+ *       or, for a decision that names no pod and lowers no replicas, on a cluster this actuator wrote last, nothing: its plan is judged on the RayCluster that write
  *       left and written with tests that its spec and annotations are still so ({@link Actuation#unreadWrite}), and
  *       observed as below only if they are not;</li>
  *   <li><b>judge</b> ({@link Actuation#judge}): STALE if expired, superseded, re-created or changed since the

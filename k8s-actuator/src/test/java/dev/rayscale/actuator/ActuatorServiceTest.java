@@ -266,6 +266,25 @@ class ActuatorServiceTest {
         assertThat(group.getReplicas()).as("b, c and the replacement d stay").isEqualTo(3);
     }
 
+    /**
+     * The race {@code ClosedLoopTest}'s quota scenario found in CI: the planner gives back two replicas whose pods could
+     * not be created (a quota), naming no pod; meanwhile the quota was freed and the operator created them. Lowering
+     * replicas below the pods that exist would let the operator delete pods of its own choosing (fact B6.27), so a
+     * decision that lowers replicas reads the pods, even on a cluster this actuator wrote last.
+     */
+    @Test
+    void replicasGivenBackNeverDropBelowThePodsThatExist() {
+        RayCluster cluster = create(unique("given-back"), 1);
+        pods(cluster, cluster.getMetadata().getName() + "-a");
+        assertThat(actuation.apply(Decisions.scale(cluster, 1, 1, 3, List.of())).cause()).isEqualTo(ActuationCause.PATCHED);
+        pods(cluster, cluster.getMetadata().getName() + "-b", cluster.getMetadata().getName() + "-c");
+
+        ActuationResult result = actuation.apply(Decisions.scale(cluster, 2, 3, 1, List.of()));
+
+        assertThat(result.resourceVersionBefore()).as("read").isNotNull();
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).as("a, b and c exist, none named").isEqualTo(3);
+    }
+
     /** If the pods cannot be read again after the drains, the drained pods are still removed, counted as first read. */
     @Test
     void drainedPodsAreRemovedEvenIfThePodsCannotBeReadAgain() {

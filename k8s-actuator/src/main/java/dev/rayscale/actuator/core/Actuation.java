@@ -55,8 +55,8 @@ public final class Actuation {
 
     /**
      * The plan to write without reading the RayCluster, judged on the one {@code lastWrite} (this actuator's last write to
-     * the cluster, null if none) left, or empty when it must be read: when the decision removes pods (they and the GCS
-     * must be read), when that RayCluster says the decision is stale, already applied, a dry run or changes nothing
+     * the cluster, null if none) left, or empty when it must be read: when the decision removes pods or lowers replicas
+     * ({@link #readsPods}), when that RayCluster says the decision is stale, already applied, a dry run or changes nothing
      * (only a fresh read may say so). The plan's patch ({@link Patches#buildUnread}) tests that the spec and annotations
      * are still as that write left them, so a RayCluster changed since is never written to on this judgement.
      */
@@ -73,9 +73,14 @@ public final class Actuation {
                 ? Optional.of(write.plan()) : Optional.empty();
     }
 
-    /** Whether the pods must be read: when the decision removes any. */
+    /**
+     * Whether the pods must be read: when the decision removes any, or lowers replicas at all. Replicas given back with
+     * no pod named (launches that failed, replicas not yet started) may have got their pods since the snapshot; the
+     * patch never drops below the pods that exist, or the operator would delete pods of its own choosing (fact B6.27).
+     */
     public static boolean readsPods(ScaleDecision decision) {
-        return decision.groups().stream().anyMatch(group -> !group.toDelete().isEmpty() || !group.currentWorkersToDelete().isEmpty());
+        return decision.groups().stream().anyMatch(group -> !group.toDelete().isEmpty() || !group.currentWorkersToDelete().isEmpty()
+                || group.targetReplicas() < group.currentReplicas());
     }
 
     /** Whether the GCS's live nodes must be read: when the decision names the nodes it removes. */
