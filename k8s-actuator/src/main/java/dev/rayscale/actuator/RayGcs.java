@@ -14,11 +14,11 @@ import dev.rayscale.gcs.proto.AutoscalingState;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReason;
-import dev.rayscale.gcs.proto.DrainNodeReply;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
 import dev.rayscale.gcs.proto.FailedInstanceRequest;
 import dev.rayscale.gcs.proto.GangResourceRequest;
 import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
+import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
 import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.gcs.proto.PendingInstanceRequest;
@@ -29,6 +29,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.quarkus.runtime.ShutdownEvent;
 import io.ray.v1.RayCluster;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -52,6 +54,9 @@ public class RayGcs {
 
     private static final Logger LOG = Logger.getLogger(RayGcs.class);
 
+    /** Drains asked of one GCS at once. */
+    static final int DRAINS_IN_FLIGHT = 32;
+
     private final GcsChannels channels;
     private final long deadlineMillis;
 
@@ -66,34 +71,46 @@ public class RayGcs {
 
     /**
      * Drains each node; returns, for every pod whose drain was not accepted, why (a refusal by Ray, or
-     * the GCS could not be asked — then nothing is deleted).
+     * the GCS could not be asked — then nothing is deleted). The drains are asked side by side, up to
+     * {@link #DRAINS_IN_FLIGHT} at once: a scale-down of hundreds of nodes takes a few round trips, and a
+     * GCS that does not answer costs one deadline, not one per node.
      */
     Map<String, String> drain(RayCluster cluster, List<PodDeletion> deletions, String decisionId) {
-        Map<String, String> refusals = new LinkedHashMap<>();
         String clusterId = GcsChannels.id(cluster);
+        Map<String, String> answers = Multi.createFrom().iterable(deletions)
+                .onItem().transformToUni(deletion -> drain(clusterId, cluster, deletion, decisionId)
+                        .map(refusal -> Map.entry(deletion.podName(), refusal)))
+                .merge(DRAINS_IN_FLIGHT)
+                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue).await().indefinitely();
+        Map<String, String> refusals = new LinkedHashMap<>();
         for (PodDeletion deletion : deletions) {
-            try {
-                DrainNodeReply reply = AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
+            String refusal = answers.get(deletion.podName());
+            if (!refusal.isEmpty()) {
+                refusals.put(deletion.podName(), refusal);
+            }
+        }
+        return refusals;
+    }
+
+    /** One drain: why it was not accepted, or empty if it was. Within the deadline, whatever happens. */
+    private Uni<String> drain(String clusterId, RayCluster cluster, PodDeletion deletion, String decisionId) {
+        return Uni.createFrom().deferred(() -> MutinyAutoscalerStateServiceGrpc.newMutinyStub(channels.channel(clusterId, cluster))
                         .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
                         .drainNode(DrainNodeRequest.newBuilder()
                                 .setNodeId(ByteString.copyFrom(HexFormat.of().parseHex(deletion.nodeId())))
                                 .setReason(DrainNodeReason.DRAIN_NODE_REASON_IDLE_TERMINATION)
                                 .setReasonMessage("Rayscale: " + deletion.cause() + " (decision " + decisionId + ")")
-                                .build());
-                if (!reply.getIsAccepted()) {
-                    refusals.put(deletion.podName(), reply.getRejectionReasonMessage().isBlank()
-                            ? "Ray refused the drain" : "Ray refused the drain: " + reply.getRejectionReasonMessage());
-                }
-            } catch (RuntimeException failure) {
-                Status status = Status.fromThrowable(failure);
-                refusals.put(deletion.podName(), "the GCS could not be asked to drain (" + status.getCode() + ": "
-                        + (status.getDescription() != null ? status.getDescription() : failure.getMessage()) + "); not deleted");
-                if (status.getCode() == Status.Code.UNAUTHENTICATED) {
-                    channels.release(clusterId);
-                }
-            }
-        }
-        return refusals;
+                                .build()))
+                .map(reply -> reply.getIsAccepted() ? "" : reply.getRejectionReasonMessage().isBlank()
+                        ? "Ray refused the drain" : "Ray refused the drain: " + reply.getRejectionReasonMessage())
+                .onFailure().recoverWithItem(failure -> {
+                    Status status = Status.fromThrowable(failure);
+                    if (status.getCode() == Status.Code.UNAUTHENTICATED) {
+                        channels.release(clusterId);
+                    }
+                    return "the GCS could not be asked to drain (" + status.getCode() + ": "
+                            + (status.getDescription() != null ? status.getDescription() : failure.getMessage()) + "); not deleted";
+                });
     }
 
     /**

@@ -41,6 +41,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -147,6 +149,42 @@ class ActuatorServiceTest {
         assertThat(eventsSent(cluster)).anyMatch(e -> "DrainRejected".equals(e.getReason()) && e.getMessage().contains(b));
     }
 
+    /**
+     * A scale-down's drains are asked side by side, so that it takes about one round trip to the GCS rather than one per
+     * node: this GCS answers no drain before all four have arrived (and would refuse after 0.9 s, within the actuator's
+     * 1 s deadline); drains asked one after another would be refused, and no pod named.
+     */
+    @Test
+    void drainsAreAskedSideBySide() {
+        RayCluster cluster = create(unique("side-by-side"), 5);
+        List<String> idle = List.of("a", "b", "c", "d").stream().map(pod -> cluster.getMetadata().getName() + "-idle-" + pod).toList();
+        pods(cluster, idle.toArray(String[]::new));
+        pods(cluster, cluster.getMetadata().getName() + "-busy-e");
+        gcs.serve(nodes(idle.toArray(String[]::new)));
+        CountDownLatch allAsked = new CountDownLatch(idle.size());
+        gcs.answerDrains(request -> {
+            allAsked.countDown();
+            boolean together = awaitQuietly(allAsked);
+            return DrainNodeReply.newBuilder().setIsAccepted(together).setRejectionReasonMessage("asked alone").build();
+        });
+
+        ActuationResult result = actuation.apply(Decisions.scale(cluster, 12, 5, 1, idle.stream().map(Decisions::idle).toList()));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).as("in the decision's order").containsExactlyElementsOf(idle);
+        assertThat(group.getReplicas()).isEqualTo(1);
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch) {
+        try {
+            return latch.await(900, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Facts A4.20 and A3.11: the pod's raylet restarted since the snapshot; the drain of its old node would be accepted. */
     @Test
     void neverDrainsANodeThatIsNoLongerThePodsLiveNode() {
@@ -246,11 +284,12 @@ class ActuatorServiceTest {
 
     /**
      * The race {@code ClosedLoopTest}'s eviction-churn scenario found: while a pod's drain ran, it was lost with its node
-     * and the operator, still at the old replicas, created another. The pods are read again after the drains, so the
-     * replacement is counted and the operator finds as many pods as replicas (it would delete one of its own choosing).
+     * and the operator, still at the old replicas, created another. The pods are read again after the drains: the lost pod
+     * is no longer named and its replica is kept, so the operator finds as many pods as replicas (it would delete one of
+     * its own choosing).
      */
     @Test
-    void aPodReplacedWhileItsDrainRanIsCountedWhenReplicasDrop() {
+    void aPodReplacedWhileItsDrainRanKeepsItsReplica() {
         RayCluster cluster = threePodsOneIdle("replaced");
         String a = idlePod(cluster);
         ClusterApi churning = beforeThePodsAreReadAgain(() -> {
@@ -260,10 +299,28 @@ class ActuatorServiceTest {
 
         ActuationResult result = serviceOver(churning).apply(Decisions.scale(cluster, 18, 3, 2, List.of(Decisions.idle(a))));
 
-        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(result.cause()).isEqualTo(ActuationCause.DRAINS_REFUSED);
+        assertThat(result.groups().get(0).drainRejected()).singleElement().satisfies(kept -> assertThat(kept.reason()).contains("was gone"));
         var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
-        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactly(a);
         assertThat(group.getReplicas()).as("b, c and the replacement d stay").isEqualTo(3);
+    }
+
+    /**
+     * As above, the operator's replacement not yet made when the pods are read again: it will be, under the replicas it
+     * has until it sees the patch, so a pod gone is not counted as removed whether the replacement comes before the patch
+     * or after.
+     */
+    @Test
+    void aPodLostWhileItsDrainRanKeepsItsReplicaBeforeItsReplacementExists() {
+        RayCluster cluster = threePodsOneIdle("lost");
+        String a = idlePod(cluster);
+        ClusterApi losing = beforeThePodsAreReadAgain(() -> kubernetes.pods().inNamespace("default").withName(a).delete());
+
+        ActuationResult result = serviceOver(losing).apply(Decisions.scale(cluster, 18, 3, 2, List.of(Decisions.idle(a))));
+
+        assertThat(result.cause()).isEqualTo(ActuationCause.DRAINS_REFUSED);
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getReplicas()).as("b, c and the replacement to come").isEqualTo(3);
     }
 
     /**

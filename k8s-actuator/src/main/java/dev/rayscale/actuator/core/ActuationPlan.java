@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
  */
 public final class ActuationPlan {
 
-    private final ObservedCluster cluster;
+    /** The RayCluster as observed, its pods as last read. */
+    private ObservedCluster cluster;
     private final List<GroupPlan> groups;
 
     private ActuationPlan(ObservedCluster cluster, List<GroupPlan> groups) {
@@ -67,6 +68,7 @@ public final class ActuationPlan {
 
     /** The cluster's pods as read again right before the patch ({@link GroupPlan#podsNow}). */
     public void podsNow(Map<String, ObservedCluster.ObservedPod> now) {
+        cluster = cluster.withPods(now);
         groups.forEach(group -> group.podsNow(now));
     }
 

@@ -177,12 +177,24 @@ public final class GroupPlan {
     }
 
     /**
-     * The pods as read again right before the patch, for the floor of {@link #replicasAfter}: while drains ran, a pod named
-     * for deletion may have been lost with its node and the operator, not yet seeing the patch, may have replaced it; the
-     * replacement is not named, and unless it is counted, the operator deletes a pod of its own choosing after the patch.
+     * The pods as read again right before the patch. While drains ran, a pod named for deletion may have been lost with its
+     * node; the operator, not yet seeing the patch, replaces it under the replicas it has, now or in a moment. So a pod gone
+     * is no longer named and its replica is kept: were replicas to drop for it, the operator would find its replacement one
+     * pod too many and delete a pod of its own choosing (fact B6.27). The replacements already made are counted in the
+     * floor of {@link #replicasAfter}. A pod still terminating stays named: the operator counts it until it is gone
+     * (B6.28), and once named, no longer.
      */
     public void podsNow(Map<String, ObservedCluster.ObservedPod> now) {
         podsLastRead = Map.copyOf(now);
+        accepted.removeIf(deletion -> {
+            if (!now.containsKey(deletion.podName())) {
+                reject(deletion, "the pod was gone when the pods were read again after the drains; the operator replaces it,"
+                        + " so its replica is kept");
+                return true;
+            }
+            return false;
+        });
+        keepWholeReplicasOnly();
     }
 
     /** Pods of this group the operator will count after the patch: all that exist, terminating too, but those named. */

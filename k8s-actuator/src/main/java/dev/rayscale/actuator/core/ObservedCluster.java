@@ -40,6 +40,10 @@ public record ObservedCluster(
         return namespace + "/" + name;
     }
 
+    public ObservedCluster withPods(Map<String, ObservedPod> now) {
+        return new ObservedCluster(namespace, name, uid, resourceVersion, annotated, optedIn, mark, dryRun, groups, now, liveNodes);
+    }
+
     public ObservedCluster withLiveNodes(Map<String, List<String>> nodes) {
         return new ObservedCluster(namespace, name, uid, resourceVersion, annotated, optedIn, mark, dryRun, groups, pods, nodes);
     }

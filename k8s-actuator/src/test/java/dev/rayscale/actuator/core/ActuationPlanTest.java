@@ -345,17 +345,40 @@ class ActuationPlanTest {
      * leave one pod more than its replicas, and the operator would delete one of its own choosing (fact B6.27).
      */
     @Test
-    void aReplacementCreatedWhileTheDrainsRanIsCountedInTheFloor() {
-        ActuationPlan plan = ActuationPlan.of(decision(target("cpu", 3, 1, idle("a", "na"), idle("b", "nb"))),
-                cluster(group("cpu", 3), pods("cpu", "a", "b", "c"), live("a", "na", "b", "nb", "c", "nc")));
-        plan.settle(Map.of());
-        assertThat(plan.groups().get(0).replicasAfter()).isEqualTo(1);
+    void aPodLostWhileTheDrainsRanKeepsItsReplicaAndItsReplacementIsCounted() {
+        ActuationPlan plan = twoOfThreeDrained();
 
         plan.podsNow(pods("cpu", "b", "c", "d"));
 
         GroupPlan group = plan.groups().get(0);
-        assertThat(group.workersToDeleteAfter()).containsExactly("a", "b");
-        assertThat(group.replicasAfter()).as("c and d stay, b goes; a is gone already").isEqualTo(2);
+        assertThat(group.workersToDeleteAfter()).as("a is gone: naming it does nothing").containsExactly("b");
+        assertThat(group.replicasAfter()).as("c and d stay, b goes").isEqualTo(2);
+        assertThat(group.rejected()).singleElement().satisfies(kept -> assertThat(kept.reason()).contains("was gone"));
+    }
+
+    /**
+     * As above, the replacement not made yet when the pods are read again: the operator makes it under the replicas it has
+     * until it sees the patch, or under the patch's. Either way the replica of the pod gone is kept, and the patch does not
+     * rely on when the replacement comes.
+     */
+    @Test
+    void aPodLostWhileTheDrainsRanKeepsItsReplicaBeforeItsReplacementExists() {
+        ActuationPlan plan = twoOfThreeDrained();
+
+        plan.podsNow(pods("cpu", "b", "c"));
+
+        GroupPlan group = plan.groups().get(0);
+        assertThat(group.workersToDeleteAfter()).containsExactly("b");
+        assertThat(group.replicasAfter()).as("c, and the replacement of a to come").isEqualTo(2);
+    }
+
+    /** Three pods, a and b drained (both accepted), so that replicas would drop to 1. */
+    private static ActuationPlan twoOfThreeDrained() {
+        ActuationPlan plan = ActuationPlan.of(decision(target("cpu", 3, 1, idle("a", "na"), idle("b", "nb"))),
+                cluster(group("cpu", 3), pods("cpu", "a", "b", "c"), live("a", "na", "b", "nb", "c", "nc")));
+        plan.settle(Map.of());
+        assertThat(plan.groups().get(0).replicasAfter()).isEqualTo(1);
+        return plan;
     }
 
     @Test
