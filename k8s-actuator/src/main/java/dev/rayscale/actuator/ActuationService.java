@@ -27,9 +27,9 @@ import org.jboss.logging.Logger;
  * {@link Actuation}; its steps, each once:
  * <ol>
  *   <li><b>observe</b>: the RayCluster (and its pods when replicas drop, and the GCS's live nodes when named nodes go);
- *       or, for a decision that names no pod and lowers no replicas, on a cluster this actuator wrote last, nothing: its plan is judged on the RayCluster that write
- *       left and written with tests that its spec and annotations are still so ({@link Actuation#unreadWrite}), and
- *       observed as below only if they are not;</li>
+ *       or, for a decision that names no pod and lowers no replicas, on a cluster this actuator wrote last, nothing:
+ *       its plan is judged on the RayCluster that write left and written with tests that its spec and annotations are
+ *       still so ({@link Actuation#unreadWrite}), and observed as below only if they are not;</li>
  *   <li><b>judge</b> ({@link Actuation#judge}): STALE if expired, superseded, re-created or changed since the
  *       snapshot (a decision made before this actuator's last write to the cluster changed what it assumed is
  *       superseded before anything is read, {@link LastWrites}); NOOP if this very decision was applied already;

@@ -44,6 +44,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -164,7 +166,7 @@ class ActuatorServiceTest {
         CountDownLatch allAsked = new CountDownLatch(idle.size());
         gcs.answerDrains(request -> {
             allAsked.countDown();
-            boolean together = awaitQuietly(allAsked);
+            boolean together = awaitQuietly(allAsked, 900);
             return DrainNodeReply.newBuilder().setIsAccepted(together).setRejectionReasonMessage("asked alone").build();
         });
 
@@ -176,9 +178,37 @@ class ActuatorServiceTest {
         assertThat(group.getReplicas()).isEqualTo(1);
     }
 
-    private static boolean awaitQuietly(CountDownLatch latch) {
+    /** At most {@link RayGcs#DRAINS_IN_FLIGHT} drains wait on one GCS at once; a larger scale-down is asked in turn, all of it. */
+    @Test
+    void theDrainsOfALargeScaleDownAreBounded() {
+        int nodes = RayGcs.DRAINS_IN_FLIGHT + 8;
+        RayCluster cluster = create(unique("bounded"), nodes);
+        List<String> idle = IntStream.range(0, nodes).mapToObj(i -> cluster.getMetadata().getName() + "-idle-" + i).toList();
+        pods(cluster, idle.toArray(String[]::new));
+        gcs.serve(nodes(idle.toArray(String[]::new)));
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        // Each drain waits (at most half a second) for one more than the bound to be asked: only an unbounded client gets there.
+        CountDownLatch oneTooMany = new CountDownLatch(RayGcs.DRAINS_IN_FLIGHT + 1);
+        gcs.answerDrains(request -> {
+            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            oneTooMany.countDown();
+            awaitQuietly(oneTooMany, 500);
+            inFlight.decrementAndGet();
+            return DrainNodeReply.newBuilder().setIsAccepted(true).build();
+        });
+
+        ActuationResult result = actuation.apply(Decisions.scale(cluster, 13, nodes, 0, idle.stream().map(Decisions::idle).toList()));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getScaleStrategy().getWorkersToDelete())
+                .containsExactlyElementsOf(idle);
+        assertThat(most.get()).as("drains waiting on the GCS at once").isBetween(2, RayGcs.DRAINS_IN_FLIGHT);
+    }
+
+    private static boolean awaitQuietly(CountDownLatch latch, long millis) {
         try {
-            return latch.await(900, TimeUnit.MILLISECONDS);
+            return latch.await(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
