@@ -15,13 +15,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,48 +23,49 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
 
 /**
  * The actuator service: each decision from {@code rayscale.decisions} is applied and its result
  * published to {@code rayscale.actuations}; the decision's offset is committed only once the result is
- * on the broker. One cluster's decisions are handled in order (one key, one partition). What cannot be
- * read goes to {@code rayscale.k8s-actuator.dlq}.
+ * on the broker. What cannot be read goes to {@code rayscale.k8s-actuator.dlq}.
  *
- * <p>Decisions come in the batches the broker returns, and the clusters in a batch are served side by side: a
- * decision's time is mostly spent waiting on the API server and the GCS, so one cluster's patch need not wait for
- * another's.
- *
- * <p>After an outage a cluster's decisions queue up (the planner decides on every snapshot); of those delivered
- * together, only the newest is applied, and the older ones are answered STALE, superseded, without a call to the API server or the GCS.
+ * <p>Decisions are taken into one lane per cluster ({@link DecisionLanes}): a cluster's are applied in order, one at a
+ * time, different clusters' side by side (a decision's time is mostly spent waiting on the API server and the GCS), and
+ * the consumer reads on while they are applied. A decision still waiting when a newer one of its cluster comes (after an
+ * outage, or while the actuator is behind) is answered STALE, superseded, without a call to the API server or the GCS;
+ * so is one delivered in the same batch as a newer one.
  */
 @ApplicationScoped
 public class DecisionConsumer {
 
     /**
-     * Results that may be on their way to the broker while the next decisions are applied: the next decision's
-     * API calls need not wait for the broker's acknowledgement of the last result. Each decision is acknowledged
-     * only once its result is on the broker; a cluster's results leave in the order its decisions were applied.
+     * Decisions taken in whose results are not yet on the broker, over all clusters: more waits in the topic. Enough for
+     * each cluster of a 1,000-cluster fleet to have a decision in its lane ({@code ./rayscale bench}); few enough that the heap holds them (40,000 queued decisions of 6 KB went through the 96 MiB heap, 4,096
+     * at once did not) and that their results fit in what the results' channel takes in flight (1,024 records, and 128
+     * more buffered by the emitter, which refuses the next one).
      */
-    static final int PIPELINED_RESULTS = 64;
+    static final int OPEN_DECISIONS = 1024;
+    private static final Logger LOG = Logger.getLogger(DecisionConsumer.class);
 
     private final EventInbox<ScaleDecision> inbox;
-    private final EventOutbox<ActuationResult> outbox;
-    private final ActuationService actuation;
+    private final DecisionLanes lanes;
     private final ExecutorService workers;
     private final InFlight inFlight = new InFlight("decisions", "applied");
 
     public DecisionConsumer(MeterRegistry registry, ActuationService actuation, ActuatorConfig config,
             @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results,
             @Channel(ActuatorChannels.DEAD_LETTERS) Emitter<byte[]> deadLetters) {
+        // The lanes bound what is open; the inbox lets each record on as soon as its lane has it.
         this.inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.actuator.decisions",
-                PIPELINED_RESULTS);
-        this.outbox = new EventOutbox<>(results);
-        this.actuation = actuation;
+                Integer.MAX_VALUE);
         this.workers = Executors.newFixedThreadPool(Math.max(1, config.clustersInParallel()), runnable -> {
             Thread thread = new Thread(runnable, "actuator-worker");
             thread.setDaemon(true);
             return thread;
         });
+        this.lanes = new DecisionLanes(workers, actuation::apply, new EventOutbox<>(results)::publish, OPEN_DECISIONS);
+        registry.gauge("rayscale.actuator.decisions.open", lanes, DecisionLanes::open);
     }
 
     @Incoming(ActuatorChannels.DECISIONS)
@@ -79,59 +74,39 @@ public class DecisionConsumer {
         return inFlight.consume(batch.getRecords().size(), () -> handle(batch.getRecords()));
     }
 
-    /** While the beans that applying calls are still there: the batches under way end, and no new one starts. */
-    void drain(@Observes @Priority(ShutdownOrder.DECISIONS) ShutdownEvent event) {
+    /**
+     * While the beans that applying calls are still there: no decision is started any more, those being applied end, and
+     * no batch is taken. What was waiting is left unacknowledged for the partition's next reader.
+     */
+    void drain(@Observes @Priority(ShutdownOrder.DECISIONS) ShutdownEvent event) throws InterruptedException {
+        if (!lanes.close(InFlight.PATIENCE)) {
+            LOG.warnf("stopping while decisions are still being applied after %s; their records are read again by the partition's "
+                    + "next reader", InFlight.PATIENCE);
+        }
         inFlight.stop();
     }
 
     /**
-     * Handles records in order, each acknowledged once its result is on the broker (or it is set aside). Different
-     * clusters' decisions are applied side by side, on up to {@code clusters-in-parallel} workers; one cluster's are
-     * applied one after another, in order, by one worker. Results are published in the records' order.
+     * Takes the records in, in order, each acknowledged once its result is on the broker (or it is set aside); waits while
+     * the lanes are full. Of one cluster's decisions in the batch, the newest supersedes the others.
      */
     void handle(List<? extends Message<byte[]>> records) {
         EventInbox.Batch<ScaleDecision> batch = inbox.read(records, ScaleDecision::snapshotSequence);
-        List<EventInbox.Read<ScaleDecision>> reads = batch.reads();
-        Map<String, List<Integer>> byCluster = new LinkedHashMap<>();
-        // Only readable records get a result to wait for: the inbox sets an unreadable one aside without calling back.
-        Map<Integer, CompletableFuture<ActuationResult>> results = new HashMap<>();
-        for (int i = 0; i < reads.size(); i++) {
-            int index = i;
-            reads.get(i).event().ifPresent(decision -> {
-                byCluster.computeIfAbsent(decision.cluster().id(), cluster -> new ArrayList<>()).add(index);
-                results.put(index, new CompletableFuture<>());
-            });
-        }
-        for (List<Integer> cluster : byCluster.values()) {
-            workers.execute(() -> {
-                for (int index : cluster) {
-                    ScaleDecision decision = reads.get(index).event().orElseThrow();
-                    try {
-                        results.get(index).complete(actuation.apply(decision, batch.newest(decision)));
-                    } catch (Throwable failed) {
-                        results.get(index).completeExceptionally(failed);
-                    }
-                }
-            });
-        }
-        for (int i = 0; i < reads.size(); i++) {
-            int index = i;
-            inbox.deliver(reads.get(i), decision -> outbox.publish(awaited(results.get(index)))).toCompletableFuture().join();
+        for (EventInbox.Read<ScaleDecision> read : batch.reads()) {
+            if (read.event().isPresent() && !room()) {
+                return;
+            }
+            inbox.deliver(read, decision -> lanes.offer(decision, batch.newest(decision))).toCompletableFuture().join();
         }
     }
 
-    /** The result, or what applying it threw, as it was thrown (the inbox sets the decision aside with that reason). */
-    private static ActuationResult awaited(CompletableFuture<ActuationResult> result) {
+    /** Whether the lanes took room for one more decision; false when they are closed (the service is stopping). */
+    private boolean room() {
         try {
-            return result.join();
-        } catch (CompletionException wrapped) {
-            if (wrapped.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            if (wrapped.getCause() instanceof Error failure) {
-                throw failure;
-            }
-            throw wrapped;
+            return lanes.awaitRoom();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

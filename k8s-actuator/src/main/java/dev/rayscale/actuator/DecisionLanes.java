@@ -1,0 +1,231 @@
+package dev.rayscale.actuator;
+
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.ScaleDecision;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One lane per cluster: a cluster's decisions are applied one after another, different clusters' side by side on the
+ * workers, and none waits for another cluster's. A decision still waiting in its lane when a newer one of its cluster
+ * arrives is answered at once, superseded, without a call to the API server or the GCS: however long the queue behind
+ * an actuator grows, each cluster costs one application at a time, and the newest decision is the one applied next.
+ * A cluster's results are published in the order its decisions arrived.
+ *
+ * <p>Batches alone could not do this: only decisions delivered together can supersede one another, and a backlog
+ * larger than a poll (or than the heap, when polls grow) was applied decision by decision. Lanes hold at most one
+ * waiting decision per cluster.
+ */
+final class DecisionLanes {
+
+    /** Applies a decision, or answers it STALE at once when {@code newer} (not null) supersedes it. */
+    @FunctionalInterface
+    interface Applier {
+        ActuationResult apply(ScaleDecision decision, ScaleDecision newer);
+    }
+
+    private final Executor workers;
+    private final Applier applier;
+    private final Function<ActuationResult, CompletionStage<Void>> send;
+    /** Guarded by {@code this}, as is each lane's state: every result is completed, and so published, under it. */
+    private final Map<String, Lane> lanes = new HashMap<>();
+    private final int capacity;
+    /** Decisions taken in whose result is not yet on the broker: what the lanes hold in memory. */
+    private int open;
+    private boolean closed;
+
+    /** @param capacity how many decisions may be taken in before their results are on the broker ({@link #awaitRoom}) */
+    DecisionLanes(Executor workers, Applier applier, Function<ActuationResult, CompletionStage<Void>> send, int capacity) {
+        this.workers = workers;
+        this.applier = applier;
+        this.send = send;
+        this.capacity = capacity;
+    }
+
+    /**
+     * Waits until the lanes can take another decision in without holding more than their capacity; says false, at once,
+     * when they are closed: then nothing more is taken in, and the records are left for the partition's next reader.
+     */
+    synchronized boolean awaitRoom() throws InterruptedException {
+        while (open >= capacity && !closed) {
+            wait();
+        }
+        return !closed;
+    }
+
+    /**
+     * Takes {@code decision} into its cluster's lane. {@code newer} is a decision of the same cluster delivered with it
+     * that supersedes it (or the decision itself when none does): then it is answered at once. Completes when its result
+     * is on the broker, failed if applying it or publishing its result failed; never, if the lanes are closed before it
+     * is applied (its record is left for the partition's next reader).
+     */
+    synchronized CompletionStage<Void> offer(ScaleDecision decision, ScaleDecision newer) {
+        Lane lane = lanes.computeIfAbsent(decision.cluster().id(), Lane::new);
+        Entry entry = lane.enqueue(decision);
+        if (newer != decision) {
+            answer(entry, newer);
+        } else if (lane.waiting != null) {
+            boolean newest = decision.snapshotSequence() > lane.waiting.decision.snapshotSequence();
+            Entry superseded = newest ? lane.waiting : entry;
+            if (newest) {
+                lane.waiting = entry;
+            }
+            answer(superseded, lane.waiting.decision);
+        } else if (lane.running) {
+            lane.waiting = entry;
+        } else if (!closed) {
+            lane.running = true;
+            workers.execute(() -> run(lane, entry));
+        }
+        return entry.published;
+    }
+
+    /** Starts no decision from now on; waits, at most {@code patience}, for those being applied. Says whether they ended. */
+    boolean close(Duration patience) throws InterruptedException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        synchronized (this) {
+            closed = true;
+            while (lanes.values().stream().anyMatch(lane -> lane.running)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
+        }
+    }
+
+    /** Clusters with a decision being applied or waiting, or a result not yet handed to the producer. */
+    synchronized int busyClusters() {
+        return lanes.size();
+    }
+
+    /** Decisions taken in whose result is not yet on the broker. */
+    synchronized int open() {
+        return open;
+    }
+
+    /** Hands the result to the producer, and settles the entry when the broker has it; never throws, or the lane stalls. */
+    private void publish(Entry entry, ActuationResult result, Throwable failure) {
+        if (failure != null) {
+            published(entry, failure);
+            return;
+        }
+        CompletionStage<Void> sent;
+        try {
+            sent = send.apply(result);
+        } catch (RuntimeException notSent) {
+            published(entry, notSent);
+            return;
+        }
+        sent.whenComplete((ignored, notSent) -> published(entry, notSent));
+    }
+
+    /** Settles the entry outside the lock: what waits on it (the record's acknowledgement) is none of the lanes' business. */
+    private void published(Entry entry, Throwable failure) {
+        synchronized (this) {
+            open--;
+            notifyAll();
+        }
+        if (failure == null) {
+            entry.published.complete(null);
+        } else {
+            entry.published.completeExceptionally(failure);
+        }
+    }
+
+    private void run(Lane lane, Entry first) {
+        Entry entry = first;
+        while (entry != null) {
+            Entry applying = entry;
+            ActuationResult result = null;
+            Throwable failure = null;
+            try {
+                result = applier.apply(applying.decision, null);
+            } catch (RuntimeException | Error e) {
+                failure = e;
+            }
+            synchronized (this) {
+                complete(applying, result, failure);
+                entry = closed ? null : lane.waiting;
+                lane.waiting = null;
+                if (entry == null) {
+                    lane.running = false;
+                    forgetIfIdle(lane);
+                    notifyAll();
+                }
+            }
+        }
+    }
+
+    private void answer(Entry entry, ScaleDecision newer) {
+        try {
+            complete(entry, applier.apply(entry.decision, newer), null);
+        } catch (RuntimeException e) {
+            complete(entry, null, e);
+        }
+    }
+
+    private void complete(Entry entry, ActuationResult result, Throwable failure) {
+        if (failure == null) {
+            entry.result.complete(result);
+        } else {
+            entry.result.completeExceptionally(failure);
+        }
+        entry.lane.unanswered--;
+        forgetIfIdle(entry.lane);
+    }
+
+    private void forgetIfIdle(Lane lane) {
+        if (!lane.running && lane.unanswered == 0) {
+            lanes.remove(lane.cluster, lane);
+        }
+    }
+
+    private final class Lane {
+
+        private final String cluster;
+        private Entry waiting;
+        private boolean running;
+        private int unanswered;
+        /** Completes once the last entry's result has been handed to the producer (or failed): the next one's waits for it. */
+        private CompletionStage<Void> handedOn = CompletableFuture.completedFuture(null);
+
+        Lane(String cluster) {
+            this.cluster = cluster;
+        }
+
+        Entry enqueue(ScaleDecision decision) {
+            Entry entry = new Entry(this, decision);
+            unanswered++;
+            open++;
+            // Chained, not merely ordered by completion: a superseded decision is answered before the one it waited
+            // behind, and its result must still leave after that one's.
+            handedOn = handedOn.thenCompose(previous -> entry.result.handle((result, failure) -> {
+                publish(entry, result, failure);
+                return null;
+            }));
+            return entry;
+        }
+    }
+
+    private static final class Entry {
+
+        private final Lane lane;
+        private final ScaleDecision decision;
+        private final CompletableFuture<ActuationResult> result = new CompletableFuture<>();
+        private final CompletableFuture<Void> published = new CompletableFuture<>();
+
+        Entry(Lane lane, ScaleDecision decision) {
+            this.lane = lane;
+            this.decision = decision;
+        }
+    }
+}
