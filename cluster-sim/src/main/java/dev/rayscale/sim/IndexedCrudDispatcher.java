@@ -9,11 +9,14 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
+import java.util.stream.Collectors;
 
 /**
  * The mock API server's CRUD store, with objects found by name as a real API server finds them (by key,
@@ -27,8 +30,10 @@ import java.util.concurrent.locks.ReadWriteLock;
  * {@link #processEvent}, through which every write to the store passes, and an entry is indexed only once the store is
  * seen to hold it under that key: an object the index does not name is not stored, and a hit is checked against the
  * store (one caught mid-write falls back to the library's own locked scan).
+ *
+ * <p>A list that asks for pages ({@code limit}) is served in pages ({@link ListPages}), as a real API server serves it.
  */
-class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+public class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
     private record Identity(Attribute plural, Attribute namespace, Attribute name) {
 
@@ -42,11 +47,16 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     private final Map<Identity, AttributeSet> byName = new ConcurrentHashMap<>();
+    private final ListPages pages = new ListPages();
+    private final ReadWriteLock store;
     private final Lock writes;
+    private final AtomicLong resourceVersion;
 
-    IndexedCrudDispatcher() {
+    public IndexedCrudDispatcher() {
         super(List.of());
-        this.writes = storeLock().writeLock();
+        this.store = storeLock();
+        this.writes = store.writeLock();
+        this.resourceVersion = libraryField("resourceVersion", AtomicLong.class);
     }
 
     /**
@@ -54,12 +64,17 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
      * It is private to the library, so it is read once here; a version without it fails at once, not with races.
      */
     private ReadWriteLock storeLock() {
+        return libraryField("lock", ReadWriteLock.class);
+    }
+
+    /** A field private to the library's dispatcher, read once; a version without it fails at once. */
+    private <T> T libraryField(String name, Class<T> type) {
         try {
-            Field lock = KubernetesCrudDispatcher.class.getDeclaredField("lock");
-            lock.setAccessible(true);
-            return (ReadWriteLock) lock.get(this);
+            Field field = KubernetesCrudDispatcher.class.getDeclaredField(name);
+            field.setAccessible(true);
+            return type.cast(field.get(this));
         } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalStateException("fabric8's KubernetesCrudDispatcher no longer keeps its store's lock in 'lock'", e);
+            throw new IllegalStateException("fabric8's KubernetesCrudDispatcher no longer keeps a " + type.getSimpleName() + " in '" + name + "'", e);
         }
     }
 
@@ -82,7 +97,11 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handleGet(String path) {
         if (path.indexOf('?') >= 0) {
-            return super.handleGet(path);
+            ListPages.Request paged = ListPages.Request.of(path);
+            if (paged == null || Identity.of(attributeExtractor.fromPath(paged.path())) != null) {
+                return super.handleGet(path);
+            }
+            return paged.token() != null ? pages.next(paged) : listed(paged);
         }
         AttributeSet query = attributeExtractor.fromPath(path);
         Identity identity = Identity.of(query);
@@ -97,6 +116,28 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         // Read between a write's removal and its new key's indexing: the library's locked scan answers.
         return stored != null && key.matches(query) ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(stored)
                 : super.handleGet(path);
+    }
+
+    /** The first page of a list: what matches it now, in the order of the storage keys (namespace, then name). */
+    private MockResponse listed(ListPages.Request request) {
+        AttributeSet query = attributeExtractor.fromPath(request.path());
+        store.readLock().lock();
+        try {
+            List<String> items = map.entrySet().stream().filter(entry -> entry.getKey().matches(query))
+                    .sorted(Comparator.comparing((Map.Entry<AttributeSet, String> entry) -> storageKey(entry.getKey())))
+                    .map(Map.Entry::getValue).toList();
+            return pages.first(request, items, String.valueOf(resourceVersion.get()));
+        } finally {
+            store.readLock().unlock();
+        }
+    }
+
+    private static String storageKey(AttributeSet key) {
+        return value(key.getAttribute(KubernetesAttributesExtractor.NAMESPACE)) + "/" + value(key.getAttribute(KubernetesAttributesExtractor.NAME));
+    }
+
+    private static String value(Attribute attribute) {
+        return attribute == null ? "" : attribute.getValues().stream().map(Object::toString).collect(Collectors.joining(","));
     }
 
     /** A delete of one object by name: as the library's, which removes it unless it has finalizers (then only marks it). */

@@ -3,12 +3,15 @@ package dev.rayscale.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -46,6 +49,53 @@ class IndexedCrudDispatcherTest {
                 "kept marked for deletion: true");
         // 2 namespaces x 20 pods, one deleted and created again, one deleted for good; one kept by its finalizer.
         assertThat(indexed.indexed()).isEqualTo(40);
+    }
+
+    /**
+     * A list with {@code limit} comes in pages, as a real API server serves it: in storage-key order (namespace, then
+     * name), each page from the state when the first was read and with its resourceVersion, a continue token while more
+     * remain, and 410 Gone for a token the server does not know.
+     */
+    @Test
+    void aListWithALimitComesInPagesOfOneState() {
+        KubernetesClient client = indexedServer.createClient();
+        for (String namespace : List.of("b", "a")) {
+            IntStream.range(0, 12).forEach(i -> client.pods().inNamespace(namespace).resource(pod("p" + (char) ('a' + i), namespace, i % 2 == 0))
+                    .create());
+        }
+
+        PodList first = client.pods().inAnyNamespace().withLabel("state", "even").list(new ListOptionsBuilder().withLimit(5L).build());
+        client.pods().inNamespace("b").withName("pk").delete();
+        client.pods().inNamespace("b").resource(pod("pz", "b", true)).create();
+        List<PodList> pages = new java.util.ArrayList<>(List.of(first));
+        while (pages.get(pages.size() - 1).getMetadata().getContinue() != null) {
+            pages.add(client.pods().inAnyNamespace().withLabel("state", "even").list(new ListOptionsBuilder().withLimit(5L)
+                    .withContinue(pages.get(pages.size() - 1).getMetadata().getContinue()).build()));
+        }
+
+        assertThat(pages).extracting(page -> page.getItems().size()).containsExactly(5, 5, 2);
+        assertThat(pages).extracting(page -> page.getMetadata().getResourceVersion()).containsOnly(first.getMetadata().getResourceVersion());
+        assertThat(pages.stream().flatMap(page -> page.getItems().stream()).map(pod -> pod.getMetadata().getNamespace() + "/"
+                + pod.getMetadata().getName())).containsExactly("a/pa", "a/pc", "a/pe", "a/pg", "a/pi", "a/pk", "b/pa", "b/pc", "b/pe",
+                        "b/pg", "b/pi", "b/pk");
+        assertThat(catchThrowableOfType(KubernetesClientException.class, () -> client.pods().inAnyNamespace()
+                .list(new ListOptionsBuilder().withLimit(5L).withContinue(first.getMetadata().getContinue()).build())).getCode())
+                .isEqualTo(410);
+    }
+
+    /** An informer that lists in pages (as the collector's do) takes the whole collection, then watches from its version. */
+    @Test
+    void anInformerListingInPagesHoldsEveryObjectAndThenWatches() {
+        KubernetesClient client = indexedServer.createClient();
+        IntStream.range(0, 23).forEach(i -> client.pods().inNamespace("a").resource(pod("p" + i, "a", true)).create());
+        int before = indexedServer.getRequestCount();
+
+        try (SharedIndexInformer<Pod> informer = client.pods().inNamespace("a").withLimit(5L).inform()) {
+            assertThat(indexedServer.getRequestCount() - before).as("five pages and a watch").isEqualTo(6);
+            assertThat(informer.getStore().list()).hasSize(23);
+            client.pods().inNamespace("a").resource(pod("p23", "a", false)).create();
+            org.awaitility.Awaitility.await().until(() -> informer.getStore().list().size() == 24);
+        }
     }
 
     /** What a script of API calls saw, each answer reduced to what does not depend on the store's counters or clock. */

@@ -15,12 +15,16 @@ import picocli.CommandLine.Spec;
 /** {@code ./rayscale bench-collector}: one collector against many fake clusters; prints CPU, RSS and snapshot lag. */
 @Command(name = "bench-collector", mixinStandardHelpOptions = true,
         description = "Runs one demand-collector process against many opted-in clusters (an embedded API server and one fake GCS "
-                + "answering for all) at its default 1 s poll interval, with a real Kafka broker; prints CPU use, resident memory "
-                + "and snapshot lag.")
+                + "answering for all) at its default 1 s poll interval, with a real Kafka broker, optionally with running worker pods "
+                + "in each cluster; prints CPU use, resident memory and snapshot lag.")
 public class BenchCollectorCommand implements Callable<Integer> {
 
     @Option(names = "--clusters", defaultValue = "1000", description = "Clusters to watch. Default: ${DEFAULT-VALUE}.")
     int clusters;
+
+    @Option(names = "--pods", defaultValue = "0",
+            description = "Running worker pods in each cluster, for the collector to cache (40 gives a fleet's 40,000). Default: ${DEFAULT-VALUE}.")
+    int pods;
 
     @Option(names = "--seconds", defaultValue = "60", description = "Measured seconds (after a 20 s warm-up). Default: ${DEFAULT-VALUE}.")
     int seconds;
@@ -43,7 +47,7 @@ public class BenchCollectorCommand implements Callable<Integer> {
             List<String> options = new java.util.ArrayList<>(List.of("-Xmx" + heap, "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=32m", "-XX:ReservedCodeCacheSize=48m",
                             "-XX:MaxMetaspaceSize=128m", "-Drayscale.collector.poll-interval=1s", "-Drayscale.collector.heartbeat=5s"));
             options.addAll(jvmOptions);
-            CollectorBench.Figures figures = CollectorBench.run(clusters, Duration.ofSeconds(seconds), kafka.bootstrapServers(), root, work,
+            CollectorBench.Figures figures = CollectorBench.run(clusters, pods, Duration.ofSeconds(seconds), kafka.bootstrapServers(), root, work,
                     options, line -> {
                         out.println(line);
                         out.flush();

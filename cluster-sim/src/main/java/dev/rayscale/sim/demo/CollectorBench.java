@@ -3,9 +3,12 @@ package dev.rayscale.sim.demo;
 import dev.rayscale.kuberay.Crds;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
+import dev.rayscale.sim.IndexedCrudDispatcher;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -18,39 +21,45 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 
 /**
  * Load on one demand-collector process: many opted-in clusters (RayClusters in an embedded API
- * server, one fake GCS answering for all of them), polled at the collector's default 1 s interval.
- * Measures the process's CPU use and resident memory from /proc, and the snapshot lag (from reading a
- * cluster's state to its snapshot on the broker) from the collector's own histogram.
+ * server, one fake GCS answering for all of them), polled at the collector's default 1 s interval,
+ * optionally each with running worker pods for the collector to cache, labelled and specified as KubeRay
+ * makes them. Measures the process's CPU use and resident memory from /proc, and the snapshot lag (from
+ * reading a cluster's state to its snapshot on the broker) from the collector's own histogram.
  */
 public final class CollectorBench {
 
     /** What was measured. */
-    public record Figures(int clusters, double seconds, double cpuCores, long rssMiB, double snapshotsPerSecond, double lagP50Ms,
+    public record Figures(int clusters, int pods, double seconds, double cpuCores, long rssMiB, double snapshotsPerSecond, double lagP50Ms,
             double lagP99Ms, double lagMaxMs) {
 
         public String line() {
-            return String.format(Locale.ROOT, "collector-bench: clusters=%d cpu_cores=%.2f rss_mib=%d snapshots_per_s=%.0f lag_p50_ms=%.1f "
-                    + "lag_p99_ms=%.1f lag_max_ms=%.1f", clusters, cpuCores, rssMiB, snapshotsPerSecond, lagP50Ms, lagP99Ms, lagMaxMs);
+            return String.format(Locale.ROOT, "collector-bench: clusters=%d pods=%d cpu_cores=%.2f rss_mib=%d snapshots_per_s=%.0f "
+                    + "lag_p50_ms=%.1f lag_p99_ms=%.1f lag_max_ms=%.1f", clusters, pods, cpuCores, rssMiB, snapshotsPerSecond, lagP50Ms,
+                    lagP99Ms, lagMaxMs);
         }
     }
 
     private CollectorBench() {
     }
 
-    public static Figures run(int clusters, Duration measured, String bootstrapServers, Path root, Path work, List<String> jvmOptions,
-            Consumer<String> out) {
+    /** @param podsPerCluster running worker pods in each cluster */
+    public static Figures run(int clusters, int podsPerCluster, Duration measured, String bootstrapServers, Path root, Path work,
+            List<String> jvmOptions, Consumer<String> out) {
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(List.of()), false);
+                new IndexedCrudDispatcher(), false);
         try (FakeGcs gcs = FakeGcs.start()) {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
             KubernetesClient client = server.createClient();
@@ -66,6 +75,13 @@ public final class CollectorBench {
                 services.start(RayscaleServices.Service.COLLECTOR, jvmOptions);
                 long pid = services.pid(RayscaleServices.Service.COLLECTOR);
                 int port = services.port(RayscaleServices.Service.COLLECTOR);
+                if (podsPerCluster > 0) {
+                    // After the collector's first list, as a fleet grows: fabric8's mock, unlike an API server, would
+                    // otherwise send every existing pod again when the informer starts watching from its list's version.
+                    out.accept("collector up (pid " + pid + "); creating " + podsPerCluster + " running worker pods in each cluster ...");
+                    IntStream.range(0, clusters).parallel().forEach(i -> IntStream.range(0, podsPerCluster)
+                            .forEach(p -> client.pods().inNamespace("bench").resource(workerPod("c" + i, p)).create()));
+                }
                 out.accept("collector up (pid " + pid + "); warming up 20 s ...");
                 Thread.sleep(20_000);
                 long cpuBefore = ProcessStats.cpuTicks(pid);
@@ -79,7 +95,7 @@ public final class CollectorBench {
                 long rss = ProcessStats.rssKiB(pid) / 1024;
                 double published = value(metricsAfter, "rayscale_collector_snapshots_published_total{outcome=\"sent\"")
                         - value(metricsBefore, "rayscale_collector_snapshots_published_total{outcome=\"sent\"");
-                return new Figures(clusters, seconds, (cpuAfter - cpuBefore) / 100.0 / seconds, rss, published / seconds,
+                return new Figures(clusters, clusters * podsPerCluster, seconds, (cpuAfter - cpuBefore) / 100.0 / seconds, rss, published / seconds,
                         quantile(metricsBefore, metricsAfter, 0.5), quantile(metricsBefore, metricsAfter, 0.99),
                         value(metricsAfter, "rayscale_collector_snapshot_lag_seconds_max") * 1000);
             }
@@ -110,6 +126,32 @@ public final class CollectorBench {
         spec.setWorkerGroupSpecs(new ArrayList<>(List.of(group)));
         cluster.setSpec(spec);
         return cluster;
+    }
+
+    /** A worker pod as KubeRay creates one and a kubelet reports it running: the labels, one container, a status. */
+    private static Pod workerPod(String cluster, int index) {
+        String name = cluster + "-workers-worker-" + index;
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("bench").withUid(UUID.randomUUID().toString())
+                .withCreationTimestamp(Instant.now().toString())
+                .addToLabels(Map.of("ray.io/cluster", cluster, "ray.io/group", "workers", "ray.io/node-type", "worker",
+                        "ray.io/is-ray-node", "yes", "ray.io/identifier", cluster + "-worker", "app.kubernetes.io/created-by", "kuberay-operator",
+                        "app.kubernetes.io/name", "kuberay"))
+                .addToAnnotations("ray.io/ft-enabled", "false").addToFinalizers("ray.io/worker-termination")
+                .addNewOwnerReference().withApiVersion("ray.io/v1").withKind("RayCluster").withName(cluster).withUid(UUID.randomUUID().toString())
+                .withController(true).withBlockOwnerDeletion(true).endOwnerReference().endMetadata()
+                .withNewSpec().withRestartPolicy("Never").addNewContainer().withName("ray-worker").withImage("rayproject/ray:2.41.0")
+                .withCommand("/bin/bash", "-lc", "--").withArgs("ulimit -n 65536; ray start --address=" + cluster + "-head-svc:6379 --block")
+                .addNewEnv().withName("RAY_CLUSTER_NAME").withValue(cluster).endEnv()
+                .addNewEnv().withName("FQ_RAY_IP").withValue(cluster + "-head-svc.bench.svc.cluster.local").endEnv()
+                .withNewResources().addToLimits("cpu", new Quantity("1")).addToLimits("memory", new Quantity("1Gi"))
+                .addToRequests("cpu", new Quantity("1")).addToRequests("memory", new Quantity("1Gi")).endResources()
+                .endContainer().endSpec()
+                .withNewStatus().withPhase("Running").withPodIP("10.0." + (index / 250) + "." + (index % 250))
+                .addNewCondition().withType("PodScheduled").withStatus("True").endCondition()
+                .addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .addNewContainerStatus().withName("ray-worker").withReady(true).withNewState().withNewRunning()
+                .withStartedAt(Instant.now().toString()).endRunning().endState().endContainerStatus()
+                .endStatus().build();
     }
 
     private static double value(Map<String, Double> metrics, String prefix) {
