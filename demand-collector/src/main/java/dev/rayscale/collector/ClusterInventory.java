@@ -1,7 +1,7 @@
 package dev.rayscale.collector;
 
 import dev.rayscale.clients.ClusterReaders;
-import dev.rayscale.collector.assembly.SnapshotAssembler;
+import dev.rayscale.collector.assembly.RayPod;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -12,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.logging.Logger;
 
@@ -24,12 +23,18 @@ import org.jboss.logging.Logger;
 public class ClusterInventory {
 
     private static final Logger LOG = Logger.getLogger(ClusterInventory.class);
-    private static final String BY_CLUSTER = "cluster";
+    /**
+     * Objects per page of the informers' lists (client-go's reflectors take 500 too). Unpaged, a fleet's first list of
+     * pods (40,000 of them, a hundred megabytes of JSON) is read whole into the heap, which a small collector cannot
+     * hold: it ran out of memory and its informer stopped for good. Paged, each page is cached before the next is read.
+     */
+    private static final long LIST_PAGE = 500;
 
     private final KubernetesClient client;
     private final CollectorConfig config;
     private final List<SharedIndexInformer<RayCluster>> clusterInformers = new CopyOnWriteArrayList<>();
     private final List<SharedIndexInformer<Pod>> podInformers = new CopyOnWriteArrayList<>();
+    private final List<PodCache> podCaches = new CopyOnWriteArrayList<>();
     private boolean stopped;
 
     public ClusterInventory(KubernetesClient client, CollectorConfig config) {
@@ -40,17 +45,19 @@ public class ClusterInventory {
     void start(@Observes StartupEvent event) {
         List<String> namespaces = config.namespaces().orElse(List.of());
         if (namespaces.isEmpty()) {
-            clusterInformers.add(client.resources(RayCluster.class).inAnyNamespace().runnableInformer(0));
-            podInformers.add(client.pods().inAnyNamespace().withLabel(SnapshotAssembler.CLUSTER_LABEL).runnableInformer(0));
+            clusterInformers.add(client.resources(RayCluster.class).inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0));
+            podInformers.add(client.pods().inAnyNamespace().withLabel(RayPod.CLUSTER_LABEL).withLimit(LIST_PAGE).runnableInformer(0));
         } else {
             for (String namespace : namespaces) {
-                clusterInformers.add(client.resources(RayCluster.class).inNamespace(namespace).runnableInformer(0));
-                podInformers.add(client.pods().inNamespace(namespace).withLabel(SnapshotAssembler.CLUSTER_LABEL).runnableInformer(0));
+                clusterInformers.add(client.resources(RayCluster.class).inNamespace(namespace).withLimit(LIST_PAGE).runnableInformer(0));
+                podInformers.add(client.pods().inNamespace(namespace).withLabel(RayPod.CLUSTER_LABEL).withLimit(LIST_PAGE).runnableInformer(0));
             }
         }
-        podInformers.forEach(informer -> informer.itemStore(new PodCache()));
-        podInformers.forEach(informer -> informer.addIndexers(Map.of(BY_CLUSTER,
-                pod -> List.of(pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(SnapshotAssembler.CLUSTER_LABEL)))));
+        for (SharedIndexInformer<Pod> informer : podInformers) {
+            PodCache cache = new PodCache(config.replicaLabel());
+            informer.itemStore(cache);
+            podCaches.add(cache);
+        }
         Thread starter = new Thread(() -> {
             readersReady();
             synchronized (this) {
@@ -101,9 +108,12 @@ public class ClusterInventory {
     }
 
     /** The pods of one cluster ({@code namespace/name}). */
-    public List<Pod> pods(String clusterId) {
-        List<Pod> pods = new ArrayList<>();
-        podInformers.forEach(informer -> pods.addAll(informer.getIndexer().byIndex(BY_CLUSTER, clusterId)));
+    public List<RayPod> pods(String clusterId) {
+        if (podCaches.size() == 1) {
+            return podCaches.get(0).pods(clusterId);
+        }
+        List<RayPod> pods = new ArrayList<>();
+        podCaches.forEach(cache -> pods.addAll(cache.pods(clusterId)));
         return pods;
     }
 }

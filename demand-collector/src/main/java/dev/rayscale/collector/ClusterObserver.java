@@ -2,6 +2,7 @@ package dev.rayscale.collector;
 
 import dev.rayscale.clients.GcsChannels;
 import dev.rayscale.collector.assembly.GcsRead;
+import dev.rayscale.collector.assembly.RayPod;
 import dev.rayscale.collector.assembly.RayState;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
 import dev.rayscale.events.KubernetesSource;
@@ -9,7 +10,6 @@ import dev.rayscale.events.SourceStatus;
 import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
 import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
@@ -33,13 +33,11 @@ final class ClusterObserver implements AutoCloseable {
 
     private final GcsChannels channels;
     private final ClusterInventory inventory;
-    private final SnapshotAssembler assembler;
     private final Duration deadline;
 
-    ClusterObserver(GcsChannels channels, ClusterInventory inventory, SnapshotAssembler assembler, Duration deadline) {
+    ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline) {
         this.channels = channels;
         this.inventory = inventory;
-        this.assembler = assembler;
         this.deadline = deadline;
     }
 
@@ -61,7 +59,7 @@ final class ClusterObserver implements AutoCloseable {
     }
 
     private Observation joined(String id, RayCluster cluster, GetClusterResourceStateReply reply, Throwable failure) {
-        List<Pod> pods = inventory.pods(id);
+        List<RayPod> pods = inventory.pods(id);
         GcsRead read = reply != null ? answered(reply, pods) : failed(failure);
         if (read instanceof GcsRead.Failed failed && CREDENTIALS_REFUSED.contains(failed.code())) {
             channels.release(id);
@@ -73,11 +71,11 @@ final class ClusterObserver implements AutoCloseable {
         return new Observation(id, cluster, pods, read, kubernetes, Instant.now());
     }
 
-    private GcsRead answered(GetClusterResourceStateReply reply, List<Pod> pods) {
+    private GcsRead answered(GetClusterResourceStateReply reply, List<RayPod> pods) {
         if (!reply.hasClusterResourceState()) {
             return new GcsRead.Failed("INVALID_REPLY", "the GCS answered without a cluster_resource_state");
         }
-        return new GcsRead.Answered(RayState.of(reply.getClusterResourceState(), assembler.replicas(pods)::get));
+        return new GcsRead.Answered(RayState.of(reply.getClusterResourceState(), SnapshotAssembler.replicas(pods)::get));
     }
 
     private static GcsRead failed(Throwable failure) {

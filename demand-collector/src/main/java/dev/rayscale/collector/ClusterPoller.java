@@ -43,7 +43,6 @@ public class ClusterPoller {
 
     private final ClusterInventory inventory;
     private final ClusterObserver observer;
-    private final SnapshotAssembler assembler;
     private final SnapshotPublisher publisher;
     private final ClusterWarnings warnings;
     private final CollectorConfig config;
@@ -64,8 +63,7 @@ public class ClusterPoller {
     public ClusterPoller(ClusterInventory inventory, SnapshotPublisher publisher, ClusterWarnings warnings, CollectorConfig config,
             Sharding sharding, CollectorMetrics metrics, KubernetesClient kubernetes) {
         this.inventory = inventory;
-        this.assembler = new SnapshotAssembler(config.replicaLabel());
-        this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls()), inventory, assembler,
+        this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls()), inventory,
                 config.gcs().deadline());
         this.publisher = publisher;
         this.warnings = warnings;
@@ -208,7 +206,7 @@ public class ClusterPoller {
         }
         ClusterSnapshot snapshot;
         try {
-            snapshot = assembler.assemble(observation.cluster(), observation.pods(), observation.gcs(), observation.kubernetes(),
+            snapshot = SnapshotAssembler.assemble(observation.cluster(), observation.pods(), observation.gcs(), observation.kubernetes(),
                     observation.observedAt(), published[0].lastSequence());
         } catch (IllegalArgumentException invalid) {
             warnings.once(observation.cluster(), "InvalidRayClusterForRayscale", "Rayscale cannot read this cluster: " + invalid.getMessage());

@@ -2,8 +2,8 @@ package dev.rayscale.collector;
 
 import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.collector.assembly.Fingerprint;
+import dev.rayscale.collector.assembly.RayPod;
 import dev.rayscale.events.KubernetesSource;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.ray.v1.RayCluster;
 import java.time.Instant;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.List;
  * One cluster as read at one moment, immutable: the RayCluster and its pods as the informers hold them, whether
  * those are current, and its GCS's answer (or why there is none). Everything a snapshot is assembled from.
  */
-record Observation(String id, RayCluster cluster, List<Pod> pods, GcsRead gcs, KubernetesSource kubernetes, Instant observedAt) {
+record Observation(String id, RayCluster cluster, List<RayPod> pods, GcsRead gcs, KubernetesSource kubernetes, Instant observedAt) {
 
     Observation {
         pods = List.copyOf(pods);

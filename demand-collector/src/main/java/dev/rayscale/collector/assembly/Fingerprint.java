@@ -1,6 +1,5 @@
 package dev.rayscale.collector.assembly;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.ray.v1.RayCluster;
 import java.util.HashMap;
 import java.util.List;
@@ -18,11 +17,10 @@ public record Fingerprint(RayState.News gcs, String gcsFailure, Long generation,
     public record PodNews(String phase, boolean terminating, String waitingReason) {
     }
 
-    public static Fingerprint of(RayCluster cluster, List<Pod> pods, GcsRead read) {
+    public static Fingerprint of(RayCluster cluster, List<RayPod> pods, GcsRead read) {
         Map<String, PodNews> podNews = new HashMap<>(pods.size() * 2);
-        for (Pod pod : pods) {
-            podNews.put(pod.getMetadata().getName(), new PodNews(pod.getStatus() == null ? null : pod.getStatus().getPhase(),
-                    SnapshotAssembler.terminating(pod), SnapshotAssembler.waitingReason(pod)));
+        for (RayPod pod : pods) {
+            podNews.put(pod.name(), new PodNews(pod.phase(), pod.terminating(), pod.waitingReason()));
         }
         return new Fingerprint(read instanceof GcsRead.Answered answered ? answered.state().news() : null,
                 read instanceof GcsRead.Failed failed ? failed.code() : null, cluster.getMetadata().getGeneration(),

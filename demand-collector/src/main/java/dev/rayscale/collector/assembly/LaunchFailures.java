@@ -1,6 +1,5 @@
 package dev.rayscale.collector.assembly;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import io.ray.v1.rayclusterstatus.Conditions;
@@ -41,7 +40,7 @@ final class LaunchFailures {
     }
 
     /** The group whose pods cannot be created, with the reason; empty when pods can be created. */
-    static Map<String, String> byGroup(RayCluster cluster, List<Pod> pods) {
+    static Map<String, String> byGroup(RayCluster cluster, List<RayPod> pods) {
         String message = condition(cluster);
         List<WorkerGroupSpecs> groups = cluster.getSpec().getWorkerGroupSpecs();
         if (message.isEmpty() || groups == null) {
@@ -60,8 +59,8 @@ final class LaunchFailures {
         return Map.of();
     }
 
-    private static long existingPods(List<Pod> pods, String group) {
-        return pods.stream().filter(pod -> group.equals(SnapshotAssembler.label(pod, SnapshotAssembler.GROUP_LABEL))).count();
+    private static long existingPods(List<RayPod> pods, String group) {
+        return pods.stream().filter(pod -> group.equals(pod.group())).count();
     }
 
     /** {@code clamp(replicas, min, max) x numOfHosts}, as the operator computes it (fact B6.24). */

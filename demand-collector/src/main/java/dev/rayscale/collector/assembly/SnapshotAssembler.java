@@ -11,9 +11,6 @@ import dev.rayscale.events.PodState;
 import dev.rayscale.events.RayNode;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.WorkerGroup;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.HeadGroupSpec;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
@@ -23,7 +20,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -34,22 +30,15 @@ public final class SnapshotAssembler {
 
     /** The Ray node type name KubeRay gives the head. */
     public static final String HEAD_GROUP = "headgroup";
-    public static final String CLUSTER_LABEL = "ray.io/cluster";
-    public static final String GROUP_LABEL = "ray.io/group";
-    public static final String NODE_TYPE_LABEL = "ray.io/node-type";
     private static final int DEFAULT_MAX_REPLICAS = Integer.MAX_VALUE;
 
-    private final String replicaLabel;
-
-    /** @param replicaLabel the pod label naming a multi-host replica */
-    public SnapshotAssembler(String replicaLabel) {
-        this.replicaLabel = replicaLabel;
+    private SnapshotAssembler() {
     }
 
-    public ClusterSnapshot assemble(RayCluster cluster, List<Pod> pods, GcsRead gcs, KubernetesSource kubernetes,
+    public static ClusterSnapshot assemble(RayCluster cluster, List<RayPod> pods, GcsRead gcs, KubernetesSource kubernetes,
             Instant observedAt, long sequence) {
         ClusterRef ref = new ClusterRef(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid());
-        List<Pod> workers = pods.stream().filter(pod -> "worker".equals(label(pod, NODE_TYPE_LABEL)) && !terminating(pod)).toList();
+        List<RayPod> workers = pods.stream().filter(pod -> pod.worker() && !pod.terminating()).toList();
         GcsSource source;
         List<RayNode> nodes = null;
         List<PendingPod> pending = null;
@@ -69,22 +58,18 @@ public final class SnapshotAssembler {
                 workerGroups(cluster, pods), nodes, pending, demand);
     }
 
-    static boolean terminating(Pod pod) {
-        return pod.getMetadata().getDeletionTimestamp() != null;
-    }
-
     /** Each node with what Kubernetes says of its pod: a node may outlive a pod that vanished abruptly (fact A4.19). */
-    private static List<RayNode> withPodStates(List<RayNode> nodes, List<Pod> pods) {
-        Map<String, Pod> byName = new HashMap<>();
-        pods.forEach(pod -> byName.put(pod.getMetadata().getName(), pod));
+    private static List<RayNode> withPodStates(List<RayNode> nodes, List<RayPod> pods) {
+        Map<String, RayPod> byName = new HashMap<>();
+        pods.forEach(pod -> byName.put(pod.name(), pod));
         List<RayNode> stated = new ArrayList<>(nodes.size());
         for (RayNode node : nodes) {
             if (node.podName() == null) {
                 stated.add(node);
                 continue;
             }
-            Pod pod = byName.get(node.podName());
-            PodState podState = pod == null ? PodState.GONE : terminating(pod) ? PodState.TERMINATING : PodState.PRESENT;
+            RayPod pod = byName.get(node.podName());
+            PodState podState = pod == null ? PodState.GONE : pod.terminating() ? PodState.TERMINATING : PodState.PRESENT;
             stated.add(new RayNode(node.nodeId(), node.podName(), node.replicaName(), node.group(), node.status(), node.total(),
                     node.available(), node.idleDurationMs(), node.labels(), node.ipAddress(), node.activity(), podState));
         }
@@ -92,12 +77,11 @@ public final class SnapshotAssembler {
     }
 
     /** The multi-host replica name of each pod that has one, by pod name, for joining GCS nodes to replicas. */
-    public Map<String, String> replicas(List<Pod> pods) {
+    public static Map<String, String> replicas(List<RayPod> pods) {
         Map<String, String> replicas = new HashMap<>();
-        for (Pod pod : pods) {
-            String replica = label(pod, replicaLabel);
-            if (replica != null) {
-                replicas.put(pod.getMetadata().getName(), replica);
+        for (RayPod pod : pods) {
+            if (pod.replica() != null) {
+                replicas.put(pod.name(), pod.replica());
             }
         }
         return replicas;
@@ -111,7 +95,7 @@ public final class SnapshotAssembler {
         return new HeadGroup(HEAD_GROUP, shape.resources(), shape.labels());
     }
 
-    private static List<WorkerGroup> workerGroups(RayCluster cluster, List<Pod> pods) {
+    private static List<WorkerGroup> workerGroups(RayCluster cluster, List<RayPod> pods) {
         List<WorkerGroupSpecs> specs = cluster.getSpec().getWorkerGroupSpecs();
         List<WorkerGroup> groups = new ArrayList<>();
         if (specs == null) {
@@ -134,13 +118,13 @@ public final class SnapshotAssembler {
         return groups;
     }
 
-    private static List<String> terminatingPods(List<Pod> pods, String group) {
-        return pods.stream().filter(pod -> terminating(pod) && group.equals(label(pod, GROUP_LABEL)) && "worker".equals(label(pod, NODE_TYPE_LABEL)))
-                .map(pod -> pod.getMetadata().getName()).sorted().toList();
+    private static List<String> terminatingPods(List<RayPod> pods, String group) {
+        return pods.stream().filter(pod -> pod.terminating() && group.equals(pod.group()) && pod.worker())
+                .map(RayPod::name).sorted().toList();
     }
 
     /** Worker pods no live Ray node claims: capacity on its way. */
-    private List<PendingPod> pendingPods(List<Pod> workers, List<RayNode> nodes) {
+    private static List<PendingPod> pendingPods(List<RayPod> workers, List<RayNode> nodes) {
         Set<String> registered = new HashSet<>();
         for (RayNode node : nodes) {
             if (node.status() != NodeStatus.DEAD && node.podName() != null) {
@@ -148,41 +132,17 @@ public final class SnapshotAssembler {
             }
         }
         List<PendingPod> pending = new ArrayList<>();
-        for (Pod pod : workers) {
-            if (registered.contains(pod.getMetadata().getName())) {
+        for (RayPod pod : workers) {
+            if (registered.contains(pod.name())) {
                 continue;
             }
-            String phase = pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
+            String phase = pod.phase() == null ? "Pending" : pod.phase();
             if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
                 continue;
             }
-            pending.add(new PendingPod(pod.getMetadata().getName(), label(pod, replicaLabel), label(pod, GROUP_LABEL), phase,
-                    waitingReason(pod), Instant.parse(pod.getMetadata().getCreationTimestamp())));
+            pending.add(new PendingPod(pod.name(), pod.replica(), pod.group(), phase, pod.waitingReason(), pod.created()));
         }
         return pending;
-    }
-
-    /** Why a pod is not running yet: its PodScheduled condition's reason (Unschedulable), else a container's waiting reason. */
-    static String waitingReason(Pod pod) {
-        if (pod.getStatus() == null) {
-            return null;
-        }
-        for (PodCondition condition : Objects.requireNonNullElse(pod.getStatus().getConditions(), List.<PodCondition>of())) {
-            if ("PodScheduled".equals(condition.getType()) && "False".equals(condition.getStatus())) {
-                return condition.getReason();
-            }
-        }
-        for (ContainerStatus status : Objects.requireNonNullElse(pod.getStatus().getContainerStatuses(), List.<ContainerStatus>of())) {
-            if (status.getState() != null && status.getState().getWaiting() != null) {
-                return status.getState().getWaiting().getReason();
-            }
-        }
-        return null;
-    }
-
-    static String label(Pod pod, String key) {
-        Map<String, String> labels = pod.getMetadata().getLabels();
-        return labels == null ? null : labels.get(key);
     }
 
     private static int orZero(Integer value) {

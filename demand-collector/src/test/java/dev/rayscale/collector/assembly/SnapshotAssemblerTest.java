@@ -27,15 +27,14 @@ class SnapshotAssemblerTest {
 
     private static final RayCluster CLUSTER = RayClusters.walkthrough("default", "rc");
     private static final Map<String, Double> CPU = Map.of("CPU", 1.0);
-    private static final SnapshotAssembler ASSEMBLER = new SnapshotAssembler("ray.io/worker-group-replica-name");
 
     /** A named case: the pods and the GCS read, and what must hold of the snapshot assembled from them. */
-    record Case(List<Pod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
+    record Case(List<RayPod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
     }
 
     static Stream<Named<Case>> cases() {
-        Pod head = RayClusters.headPod(CLUSTER, "rc-head");
-        Pod worker = RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running");
+        RayPod head = ray(RayClusters.headPod(CLUSTER, "rc-head"));
+        RayPod worker = ray(RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running"));
         return Stream.of(
                 when("an unreadable GCS is UNAVAILABLE with its code, and no nodes, pods or demand: unknown is not zero",
                         List.of(head, worker), new GcsRead.Failed("DEADLINE_EXCEEDED", "no answer in 2 s"), snapshot -> {
@@ -66,13 +65,13 @@ class SnapshotAssemblerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void assembles(Case assemblyCase) {
-        assemblyCase.then().accept(ASSEMBLER.assemble(CLUSTER, assemblyCase.pods(), assemblyCase.gcs(), KubernetesSource.ok("41", 2),
+        assemblyCase.then().accept(SnapshotAssembler.assemble(CLUSTER, assemblyCase.pods(), assemblyCase.gcs(), KubernetesSource.ok("41", 2),
                 Instant.EPOCH, 3));
     }
 
     @Test
     void newsIsWhatTheGcsSaysNotItsVersionWhichEveryReadBumps() {
-        List<Pod> pods = List.of(RayClusters.headPod(CLUSTER, "rc-head"));
+        List<RayPod> pods = List.of(ray(RayClusters.headPod(CLUSTER, "rc-head")));
 
         Fingerprint read = Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).tasks(CPU, 15)));
 
@@ -84,8 +83,8 @@ class SnapshotAssemblerTest {
 
     @Test
     void newsIsNotANodesGrowingIdleTimeNorTheOrderOfThePodsButAPodsPhase() {
-        Pod head = RayClusters.headPod(CLUSTER, "rc-head");
-        Pod worker = RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Pending");
+        RayPod head = ray(RayClusters.headPod(CLUSTER, "rc-head"));
+        RayPod worker = ray(RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Pending"));
         GcsRead idle = answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 1_000));
 
         Fingerprint read = Fingerprint.of(CLUSTER, List.of(head, worker), idle);
@@ -93,7 +92,7 @@ class SnapshotAssemblerTest {
         assertThat(Fingerprint.of(CLUSTER, List.of(worker, head),
                 answered(GcsStates.state(8).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 61_000))))
                 .isEqualTo(read);
-        assertThat(Fingerprint.of(CLUSTER, List.of(head, RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running")), idle))
+        assertThat(Fingerprint.of(CLUSTER, List.of(head, ray(RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running"))), idle))
                 .isNotEqualTo(read);
         assertThat(Fingerprint.of(CLUSTER, List.of(head), idle)).isNotEqualTo(read);
         assertThat(Fingerprint.of(CLUSTER, List.of(head, worker),
@@ -101,8 +100,12 @@ class SnapshotAssemblerTest {
                 .isNotEqualTo(read);
     }
 
-    private static Named<Case> when(String name, List<Pod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
+    private static Named<Case> when(String name, List<RayPod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
         return Named.of(name, new Case(pods, gcs, then));
+    }
+
+    private static RayPod ray(Pod pod) {
+        return RayPod.of(pod, "ray.io/worker-group-replica-name");
     }
 
     private static GcsRead answered(GcsStates state) {
