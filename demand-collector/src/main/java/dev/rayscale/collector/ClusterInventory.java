@@ -32,14 +32,16 @@ public class ClusterInventory {
 
     private final KubernetesClient client;
     private final CollectorConfig config;
+    private final CollectorMetrics metrics;
     private final List<SharedIndexInformer<RayCluster>> clusterInformers = new CopyOnWriteArrayList<>();
     private final List<SharedIndexInformer<Pod>> podInformers = new CopyOnWriteArrayList<>();
     private final List<PodCache> podCaches = new CopyOnWriteArrayList<>();
     private boolean stopped;
 
-    public ClusterInventory(KubernetesClient client, CollectorConfig config) {
+    public ClusterInventory(KubernetesClient client, CollectorConfig config, CollectorMetrics metrics) {
         this.client = client;
         this.config = config;
+        this.metrics = metrics;
     }
 
     void start(@Observes StartupEvent event) {
@@ -58,6 +60,7 @@ public class ClusterInventory {
             informer.itemStore(cache);
             podCaches.add(cache);
         }
+        metrics.podsCached(this::podsCached);
         Thread starter = new Thread(() -> {
             readersReady();
             synchronized (this) {
@@ -105,6 +108,10 @@ public class ClusterInventory {
         List<RayCluster> clusters = new ArrayList<>();
         clusterInformers.forEach(informer -> clusters.addAll(informer.getStore().list()));
         return clusters;
+    }
+
+    private int podsCached() {
+        return podCaches.stream().mapToInt(PodCache::size).sum();
     }
 
     /** The pods of one cluster ({@code namespace/name}). */

@@ -348,10 +348,12 @@ class CollectorServiceTest {
         given().get("/q/health/ready").then().statusCode(200).body(containsString("Kubernetes inventory")).body(containsString("Kafka"));
         gcs.serve(GcsStates.state(1).build());
         RayCluster cluster = create(RayClusters.walkthrough("default", unique("metered")));
+        kubernetes.pods().inNamespace("default").resource(RayClusters.headPod(cluster, cluster.getMetadata().getName() + "-head")).create();
         awaitRecord(cluster, s -> true);
-        given().get("/q/metrics").then().statusCode(200)
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then().statusCode(200)
                 .body(matchesPattern("(?s).*\\nrayscale_collector_clusters_watched [1-9][0-9]*\\.0\\n.*"))
-                .body(containsString("rayscale_collector_poll_duration_seconds"));
+                .body(matchesPattern("(?s).*\\nrayscale_collector_pods_cached [1-9][0-9]*\\.0\\n.*"))
+                .body(containsString("rayscale_collector_poll_duration_seconds")));
     }
 
     private RayCluster create(RayCluster cluster) {
