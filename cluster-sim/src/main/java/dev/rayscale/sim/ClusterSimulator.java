@@ -99,7 +99,7 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /** The Kubernetes API a simulated cluster lives in: its own, or a {@link Fleet}'s shared by many clusters. */
-    record ApiServer(KubernetesMockServer server, KubernetesClient client, ApiFaults faults, boolean owned) {
+    public record ApiServer(KubernetesMockServer server, KubernetesClient client, ApiFaults faults, boolean owned) {
     }
 
     /** An embedded API server in CRUD mode with KubeRay's CRD, and a client for the simulated clusters' own parts. */
@@ -108,7 +108,7 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /** A fleet's API server: as {@link #apiServer(ApiFaults)}, keeping no Events ({@link RealisticApiDispatcher}). */
-    static ApiServer fleetApiServer() {
+    public static ApiServer fleetApiServer() {
         ApiFaults faults = new ApiFaults();
         return apiServer(new RealisticApiDispatcher(faults, false), faults);
     }

@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  *
  * <p>A list that asks for pages ({@code limit}) is served in pages ({@link ListPages}), as a real API server serves it.
  */
-public class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
     private record Identity(Attribute plural, Attribute namespace, Attribute name) {
 
@@ -52,7 +52,7 @@ public class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private final Lock writes;
     private final AtomicLong resourceVersion;
 
-    public IndexedCrudDispatcher() {
+    IndexedCrudDispatcher() {
         super(List.of());
         this.store = storeLock();
         this.writes = store.writeLock();

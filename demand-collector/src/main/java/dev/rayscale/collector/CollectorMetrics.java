@@ -1,6 +1,7 @@
 package dev.rayscale.collector;
 
 import io.micrometer.core.instrument.Counter;
+import dev.rayscale.service.Gauges;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -11,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
-import java.util.function.ToDoubleFunction;
 
 /**
  * What the collector counts: GCS polls and their latency, errors and how long reads have failed by cluster, clusters watched,
@@ -44,23 +44,15 @@ public class CollectorMetrics {
                 .description("Rounds in which more clusters were due than concurrent-call permits were free (reads queued)").register(registry);
         this.sent = published("sent");
         this.notSent = published("failed");
-        gauge("rayscale.collector.clusters.watched", watched, AtomicInteger::get, "Opted-in clusters this replica reads");
-        gauge("rayscale.collector.clusters.misconfigured", misconfigured, AtomicInteger::get,
+        Gauges.register(registry, "rayscale.collector.clusters.watched", watched, AtomicInteger::get, "Opted-in clusters this replica reads");
+        Gauges.register(registry, "rayscale.collector.clusters.misconfigured", misconfigured, AtomicInteger::get,
                 "Opted-in clusters with in-tree autoscaling on, which Rayscale leaves alone");
     }
 
     /** Counts the Ray pods the informers hold, as {@code cached} says: what the collector's memory grows with. */
     void podsCached(IntSupplier cached) {
-        gauge("rayscale.collector.pods.cached", cached, IntSupplier::getAsInt, "Ray pods the informers hold: what the collector's memory grows with");
-    }
-
-    /**
-     * Registers a gauge in place of any of the same name: the global registry outlives an application restarted in the
-     * same JVM (as in tests), and a gauge left from the earlier start would go on reading its state, the new one ignored.
-     */
-    private <T> void gauge(String name, T state, ToDoubleFunction<T> value, String description) {
-        registry.find(name).meters().forEach(registry::remove);
-        Gauge.builder(name, state, value).description(description).strongReference(true).register(registry);
+        Gauges.register(registry, "rayscale.collector.pods.cached", cached, IntSupplier::getAsInt,
+                "Ray pods the informers hold: what the collector's memory grows with");
     }
 
     private Timer pollTimer(String outcome) {

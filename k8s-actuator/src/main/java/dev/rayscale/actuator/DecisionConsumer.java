@@ -6,6 +6,7 @@ import dev.rayscale.events.codec.DecisionDeserializer;
 import dev.rayscale.service.DeadLetters;
 import dev.rayscale.service.EventInbox;
 import dev.rayscale.service.EventOutbox;
+import dev.rayscale.service.Gauges;
 import dev.rayscale.service.InFlight;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -65,7 +66,8 @@ public class DecisionConsumer {
             return thread;
         });
         this.lanes = new DecisionLanes(workers, actuation::apply, new EventOutbox<>(results)::publish, OPEN_DECISIONS);
-        registry.gauge("rayscale.actuator.decisions.open", lanes, DecisionLanes::open);
+        Gauges.register(registry, "rayscale.actuator.decisions.open", lanes, DecisionLanes::open,
+                "Decisions taken up and not yet answered on the broker (at most " + OPEN_DECISIONS + ")");
     }
 
     @Incoming(ActuatorChannels.DECISIONS)

@@ -6,8 +6,8 @@ import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.Reason;
 import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.service.Gauges;
 import dev.rayscale.service.MetricTags;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -76,13 +76,10 @@ public class PlannerMetrics {
         infeasible.computeIfAbsent(decision.cluster().id(), cluster -> clusterGauge("rayscale.planner.infeasible.demand", cluster)).set(unplaced);
     }
 
-    /**
-     * A per-cluster gauge of a value this bean holds. Held strongly by the registry: Micrometer's default weak reference
-     * let a gauge read NaN after a garbage collection in a service serving big clusters (seen in the collector's tests).
-     */
+    /** A per-cluster gauge of a value this bean holds. */
     private AtomicLong clusterGauge(String name, String cluster) {
         AtomicLong value = new AtomicLong();
-        Gauge.builder(name, value, AtomicLong::get).tag("cluster", cluster).strongReference(true).register(registry);
+        Gauges.register(registry, name, value, AtomicLong::get, null, "cluster", cluster);
         return value;
     }
 

@@ -1,29 +1,23 @@
 package dev.rayscale.sim.demo;
 
-import dev.rayscale.kuberay.Crds;
+import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
-import dev.rayscale.sim.IndexedCrudDispatcher;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.ray.v1.RayCluster;
 import io.ray.v1.RayClusterSpec;
 import io.ray.v1.rayclusterspec.HeadGroupSpec;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -58,12 +52,9 @@ public final class CollectorBench {
     /** @param podsPerCluster running worker pods in each cluster */
     public static Figures run(int clusters, int podsPerCluster, Duration measured, String bootstrapServers, Path root, Path work,
             List<String> jvmOptions, Consumer<String> out) {
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new IndexedCrudDispatcher(), false);
+        ClusterSimulator.ApiServer api = ClusterSimulator.fleetApiServer();
+        KubernetesClient client = api.client();
         try (FakeGcs gcs = FakeGcs.start()) {
-            server.init(InetAddress.getByName("127.0.0.1"), 0);
-            KubernetesClient client = server.createClient();
-            client.apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
             gcs.serve(GcsStates.state(1).node("head", "head", "headgroup", dev.rayscale.gcs.proto.NodeStatus.RUNNING,
                     Map.of("memory", 2e9), Map.of("memory", 2e9), 0).tasks(Map.of("CPU", 1.0), 3).build());
             out.accept("creating " + clusters + " opted-in RayClusters ...");
@@ -71,7 +62,7 @@ public final class CollectorBench {
                 client.resources(RayCluster.class).inNamespace("bench").resource(cluster("c" + i, gcs.address())).create();
             }
             try (RayscaleServices services = new RayscaleServices(root, work.resolve("logs"), bootstrapServers,
-                    "http://127.0.0.1:" + server.getPort(), "bench")) {
+                    "http://127.0.0.1:" + api.server().getPort(), "bench")) {
                 services.start(RayscaleServices.Service.COLLECTOR, jvmOptions);
                 long pid = services.pid(RayscaleServices.Service.COLLECTOR);
                 int port = services.port(RayscaleServices.Service.COLLECTOR);
@@ -105,7 +96,7 @@ public final class CollectorBench {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } finally {
-            server.destroy();
+            api.server().destroy();
         }
     }
 
