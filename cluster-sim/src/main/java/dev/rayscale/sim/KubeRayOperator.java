@@ -1,6 +1,7 @@
 package dev.rayscale.sim;
 
 import dev.rayscale.clients.ClusterEvents;
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -195,7 +196,7 @@ final class KubeRayOperator {
         List<String> valid = replicas.keySet().stream().filter(replica -> !deletedReplicas.contains(replica)).toList();
         int create = desired(group) / hosts - valid.size();
         Set<Integer> indices = new LinkedHashSet<>();
-        valid.forEach(replica -> indices.add(Integer.parseInt(replicas.get(replica).get(0).labels.getOrDefault(Kubelet.REPLICA_INDEX_LABEL, "0"))));
+        valid.forEach(replica -> indices.add(Integer.parseInt(replicas.get(replica).get(0).labels.getOrDefault(RayLabels.REPLICA_INDEX, "0"))));
         for (int r = 0; r < create; r++) {
             int index = 0;
             while (indices.contains(index)) {

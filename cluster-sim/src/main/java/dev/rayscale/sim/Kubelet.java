@@ -1,6 +1,7 @@
 package dev.rayscale.sim;
 
 import dev.rayscale.events.Resources;
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -40,12 +41,6 @@ import java.util.function.DoubleSupplier;
  */
 final class Kubelet implements RaySim.Containers {
 
-    static final String CLUSTER_LABEL = "ray.io/cluster";
-    static final String GROUP_LABEL = "ray.io/group";
-    static final String NODE_TYPE_LABEL = "ray.io/node-type";
-    static final String REPLICA_LABEL = "ray.io/worker-group-replica-name";
-    static final String REPLICA_INDEX_LABEL = "ray.io/worker-group-replica-index";
-    static final String HOST_INDEX_LABEL = "ray.io/replica-host-index";
     /**
      * Holds a deleted pod in the API server while it terminates. A real API server keeps a gracefully
      * deleted pod until its kubelet confirms; the mock server keeps an object only while it has a
@@ -130,12 +125,12 @@ final class Kubelet implements RaySim.Containers {
                         + used + ", limited: pods=" + quota.maxPods());
             }
         }
-        Map<String, String> labels = new LinkedHashMap<>(Map.of(CLUSTER_LABEL, cluster, GROUP_LABEL, group, NODE_TYPE_LABEL, "worker",
-                "ray.io/is-ray-node", "yes", "ray.io/identifier", cluster + "-worker"));
+        Map<String, String> labels = new LinkedHashMap<>(Map.of(RayLabels.CLUSTER, cluster, RayLabels.GROUP, group, RayLabels.NODE_TYPE, "worker",
+                RayLabels.IS_RAY_NODE, "yes", RayLabels.IDENTIFIER, cluster + "-worker"));
         if (replica != null) {
-            labels.put(REPLICA_LABEL, replica);
-            labels.put(REPLICA_INDEX_LABEL, String.valueOf(replicaIndex));
-            labels.put(HOST_INDEX_LABEL, String.valueOf(hostIndex));
+            labels.put(RayLabels.REPLICA, replica);
+            labels.put(RayLabels.REPLICA_INDEX, String.valueOf(replicaIndex));
+            labels.put(RayLabels.HOST_INDEX, String.valueOf(hostIndex));
         }
         Workload.Group spec = workload.group(group);
         return add(new SimPod(name, group, replica == null ? name : replica, spec.shape(), labels));
@@ -143,8 +138,8 @@ final class Kubelet implements RaySim.Containers {
 
     synchronized SimPod createHead() {
         String name = generateName(cluster + "-head-");
-        Map<String, String> labels = new LinkedHashMap<>(Map.of(CLUSTER_LABEL, cluster, GROUP_LABEL, ClusterSimulator.HEAD_GROUP,
-                NODE_TYPE_LABEL, "head", "ray.io/is-ray-node", "yes", "ray.io/identifier", cluster + "-head"));
+        Map<String, String> labels = new LinkedHashMap<>(Map.of(RayLabels.CLUSTER, cluster, RayLabels.GROUP, ClusterSimulator.HEAD_GROUP,
+                RayLabels.NODE_TYPE, "head", RayLabels.IS_RAY_NODE, "yes", RayLabels.IDENTIFIER, cluster + "-head"));
         SimPod pod = new SimPod(name, null, name, workload.headShape(), labels);
         // The head has a node of its own: it is scheduled at once.
         pod.scheduledAt = clock.getAsDouble();

@@ -2,6 +2,7 @@ package dev.rayscale.collector;
 
 import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.collector.assembly.RayPod;
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -48,11 +49,11 @@ public class ClusterInventory {
         List<String> namespaces = config.namespaces().orElse(List.of());
         if (namespaces.isEmpty()) {
             clusterInformers.add(client.resources(RayCluster.class).inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0));
-            podInformers.add(client.pods().inAnyNamespace().withLabel(RayPod.CLUSTER_LABEL).withLimit(LIST_PAGE).runnableInformer(0));
+            podInformers.add(client.pods().inAnyNamespace().withLabel(RayLabels.CLUSTER).withLimit(LIST_PAGE).runnableInformer(0));
         } else {
             for (String namespace : namespaces) {
                 clusterInformers.add(client.resources(RayCluster.class).inNamespace(namespace).withLimit(LIST_PAGE).runnableInformer(0));
-                podInformers.add(client.pods().inNamespace(namespace).withLabel(RayPod.CLUSTER_LABEL).withLimit(LIST_PAGE).runnableInformer(0));
+                podInformers.add(client.pods().inNamespace(namespace).withLabel(RayLabels.CLUSTER).withLimit(LIST_PAGE).runnableInformer(0));
             }
         }
         for (SharedIndexInformer<Pod> informer : podInformers) {

@@ -1,5 +1,6 @@
 package dev.rayscale.collector;
 
+import dev.rayscale.kuberay.RayLabels;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -22,7 +23,7 @@ public interface CollectorConfig {
     Duration heartbeat();
 
     /** The pod label that names a multi-host replica (pods of one replica share its value). */
-    @WithDefault("ray.io/worker-group-replica-name")
+    @WithDefault(RayLabels.REPLICA)
     String replicaLabel();
 
     /** Reading the Ray GCS. */

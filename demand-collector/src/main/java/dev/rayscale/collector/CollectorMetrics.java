@@ -1,8 +1,7 @@
 package dev.rayscale.collector;
 
-import io.micrometer.core.instrument.Counter;
 import dev.rayscale.service.Gauges;
-import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -32,7 +31,6 @@ public class CollectorMetrics {
     /** Per cluster, when its GCS reads began to fail (epoch milliseconds), 0 while they succeed. */
     private final Map<String, AtomicLong> failingSince = new ConcurrentHashMap<>();
 
-    /** Gauges are held strongly by the registry: with Micrometer's default weak reference they read NaN after a collection. */
     public CollectorMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.pollOk = pollTimer("ok");
@@ -64,8 +62,8 @@ public class CollectorMetrics {
         (errorCode == null ? pollOk : pollFailed).record(Duration.ofNanos(nanos));
         AtomicLong since = failingSince.computeIfAbsent(cluster, id -> {
             AtomicLong value = new AtomicLong();
-            Gauge.builder("rayscale.collector.gcs.unreachable", value, CollectorMetrics::secondsSince).tag("cluster", id).baseUnit("seconds")
-                    .description("How long every read of the cluster's GCS has failed (0 while reads succeed)").strongReference(true).register(registry);
+            Gauges.register(registry, "rayscale.collector.gcs.unreachable", "seconds", value, CollectorMetrics::secondsSince,
+                    "How long every read of the cluster's GCS has failed (0 while reads succeed)", "cluster", id);
             return value;
         });
         if (errorCode == null) {

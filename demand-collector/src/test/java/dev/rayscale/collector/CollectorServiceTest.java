@@ -262,11 +262,17 @@ class CollectorServiceTest {
         assertThat(down.sources().gcs().errorCode()).isEqualTo("UNAVAILABLE");
         assertThat(down.demand()).as("unknown, not empty").isNull();
         assertThat(down.nodes()).isNull();
+        // What the chart's RayscaleGcsUnreachable alert reads: seconds since the cluster's reads began to fail.
+        String unreachable = "(?s).*\\nrayscale_collector_gcs_unreachable_seconds\\{cluster=\"default/" + cluster.getMetadata().getName() + "\"} ";
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then().statusCode(200)
+                .body(matchesPattern(unreachable + "([1-9][0-9]*\\.[0-9]+|0\\.[0-9]*[1-9][0-9]*)\\n.*")));
 
         gcs.heal().serve(GcsStates.state(2).tasks(ONE_CPU, 3).build());
         ClusterSnapshot back = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster,
                 s -> s.hasRayState() && s.sequence() > down.sequence()).value());
         assertThat(back.demand().tasks()).containsExactly(new TaskDemand(Resources.of("CPU", "1"), 3));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then()
+                .body(matchesPattern(unreachable + "0\\.0\\n.*")));
     }
 
     @Test

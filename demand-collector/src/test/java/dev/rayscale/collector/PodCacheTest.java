@@ -3,6 +3,7 @@ package dev.rayscale.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.collector.assembly.RayPod;
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.util.Map;
@@ -74,7 +75,7 @@ class PodCacheTest {
     private static Pod pod(String namespace, String cluster, String name, String resourceVersion, String phase) {
         return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).withResourceVersion(resourceVersion)
                 .withCreationTimestamp("2026-12-01T10:00:00Z")
-                .addToLabels(Map.of(RayPod.CLUSTER_LABEL, cluster, RayPod.NODE_TYPE_LABEL, "worker", RayPod.GROUP_LABEL, "small-group"))
+                .addToLabels(Map.of(RayLabels.CLUSTER, cluster, RayLabels.NODE_TYPE, "worker", RayLabels.GROUP, "small-group"))
                 .endMetadata().withNewStatus().withPhase(phase).endStatus().build();
     }
 }

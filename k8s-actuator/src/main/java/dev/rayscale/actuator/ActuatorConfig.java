@@ -1,5 +1,6 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.kuberay.RayLabels;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
@@ -32,7 +33,7 @@ public interface ActuatorConfig {
     int clustersInParallel();
 
     /** The pod label that names a multi-host replica (pods of one replica share its value). */
-    @WithDefault("ray.io/worker-group-replica-name")
+    @WithDefault(RayLabels.REPLICA)
     String replicaLabel();
 
     /** Talking to the Ray GCS (DrainNode, ReportAutoscalingState). */

@@ -1,6 +1,7 @@
 package dev.rayscale.actuator;
 
 import dev.rayscale.actuator.core.ObservedCluster;
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -68,7 +69,7 @@ public class ClusterApi {
     }
 
     private List<Pod> podsOf(String namespace, String name) {
-        return retrying(() -> client.pods().inNamespace(namespace).withLabel("ray.io/cluster", name).list()).getItems();
+        return retrying(() -> client.pods().inNamespace(namespace).withLabel(RayLabels.CLUSTER, name).list()).getItems();
     }
 
     public PatchOutcome patch(String namespace, String name, String jsonPatch) {

@@ -3,6 +3,7 @@ package dev.rayscale.actuator;
 import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.Annotations;
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
@@ -15,7 +16,6 @@ import java.util.Map;
 final class Observations {
 
     static final String DRY_RUN_ANNOTATION = "rayscale.dev/dry-run";
-    private static final String GROUP_LABEL = "ray.io/group";
 
     private Observations() {
     }
@@ -45,7 +45,7 @@ final class Observations {
         for (Pod pod : pods) {
             Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
             String name = pod.getMetadata().getName();
-            observed.put(name, new ObservedCluster.ObservedPod(name, labels.get(GROUP_LABEL), labels.getOrDefault(replicaLabel, name),
+            observed.put(name, new ObservedCluster.ObservedPod(name, labels.get(RayLabels.GROUP), labels.getOrDefault(replicaLabel, name),
                     pod.getStatus() == null ? null : pod.getStatus().getPhase(), pod.getMetadata().getDeletionTimestamp() != null));
         }
         return observed;

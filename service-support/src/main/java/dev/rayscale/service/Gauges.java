@@ -21,7 +21,13 @@ public final class Gauges {
      */
     public static <T> void register(MeterRegistry registry, String name, T state, ToDoubleFunction<T> value, String description,
             String... tags) {
+        register(registry, name, null, state, value, description, tags);
+    }
+
+    /** As above, in {@code baseUnit} (such as {@code seconds}; null for none). */
+    public static <T> void register(MeterRegistry registry, String name, String baseUnit, T state, ToDoubleFunction<T> value,
+            String description, String... tags) {
         registry.find(name).tags(tags).gauges().forEach(registry::remove);
-        Gauge.builder(name, state, value).tags(tags).description(description).strongReference(true).register(registry);
+        Gauge.builder(name, state, value).tags(tags).baseUnit(baseUnit).description(description).strongReference(true).register(registry);
     }
 }

@@ -1,5 +1,6 @@
 package dev.rayscale.testsupport;
 
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -80,9 +81,9 @@ public final class RayClusters {
         return new PodBuilder().withNewMetadata()
                 .withName(podName).withNamespace(cluster.getMetadata().getNamespace())
                 .withCreationTimestamp(Instant.now().toString())
-                .addToLabels("ray.io/cluster", cluster.getMetadata().getName())
-                .addToLabels("ray.io/group", group)
-                .addToLabels("ray.io/node-type", nodeType)
+                .addToLabels(RayLabels.CLUSTER, cluster.getMetadata().getName())
+                .addToLabels(RayLabels.GROUP, group)
+                .addToLabels(RayLabels.NODE_TYPE, nodeType)
                 .endMetadata()
                 .withNewSpec().addNewContainer().withName("ray").withImage("rayproject/ray:2.41.0").endContainer().endSpec()
                 .withNewStatus().withPhase(phase).endStatus()

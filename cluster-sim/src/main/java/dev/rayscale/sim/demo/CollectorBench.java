@@ -1,5 +1,6 @@
 package dev.rayscale.sim.demo;
 
+import dev.rayscale.kuberay.RayLabels;
 import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
@@ -124,8 +125,8 @@ public final class CollectorBench {
         String name = cluster + "-workers-worker-" + index;
         return new PodBuilder().withNewMetadata().withName(name).withNamespace("bench").withUid(UUID.randomUUID().toString())
                 .withCreationTimestamp(Instant.now().toString())
-                .addToLabels(Map.of("ray.io/cluster", cluster, "ray.io/group", "workers", "ray.io/node-type", "worker",
-                        "ray.io/is-ray-node", "yes", "ray.io/identifier", cluster + "-worker", "app.kubernetes.io/created-by", "kuberay-operator",
+                .addToLabels(Map.of(RayLabels.CLUSTER, cluster, RayLabels.GROUP, "workers", RayLabels.NODE_TYPE, "worker",
+                        RayLabels.IS_RAY_NODE, "yes", RayLabels.IDENTIFIER, cluster + "-worker", "app.kubernetes.io/created-by", "kuberay-operator",
                         "app.kubernetes.io/name", "kuberay"))
                 .addToAnnotations("ray.io/ft-enabled", "false").addToFinalizers("ray.io/worker-termination")
                 .addNewOwnerReference().withApiVersion("ray.io/v1").withKind("RayCluster").withName(cluster).withUid(UUID.randomUUID().toString())

@@ -1,5 +1,6 @@
 package dev.rayscale.collector.assembly;
 
+import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -28,19 +29,15 @@ import java.util.Objects;
 public record RayPod(String namespace, String name, String resourceVersion, String clusterId, String nodeType, String group,
         String replica, Instant created, boolean terminating, String phase, String waitingReason) {
 
-    public static final String CLUSTER_LABEL = "ray.io/cluster";
-    public static final String GROUP_LABEL = "ray.io/group";
-    public static final String NODE_TYPE_LABEL = "ray.io/node-type";
-
     /** @param replicaLabel the pod label naming a multi-host replica */
     public static RayPod of(Pod pod, String replicaLabel) {
         Map<String, String> labels = Objects.requireNonNullElse(pod.getMetadata().getLabels(), Map.of());
         String namespace = shared(pod.getMetadata().getNamespace());
-        String cluster = labels.get(CLUSTER_LABEL);
+        String cluster = labels.get(RayLabels.CLUSTER);
         PodStatus status = pod.getStatus();
         return new RayPod(namespace, pod.getMetadata().getName(), pod.getMetadata().getResourceVersion(),
-                cluster == null ? null : shared(namespace + "/" + cluster), shared(labels.get(NODE_TYPE_LABEL)),
-                shared(labels.get(GROUP_LABEL)), shared(labels.get(replicaLabel)), instant(pod.getMetadata().getCreationTimestamp()),
+                cluster == null ? null : shared(namespace + "/" + cluster), shared(labels.get(RayLabels.NODE_TYPE)),
+                shared(labels.get(RayLabels.GROUP)), shared(labels.get(replicaLabel)), instant(pod.getMetadata().getCreationTimestamp()),
                 pod.getMetadata().getDeletionTimestamp() != null, status == null ? null : shared(status.getPhase()),
                 status == null ? null : shared(waitingReason(status)));
     }

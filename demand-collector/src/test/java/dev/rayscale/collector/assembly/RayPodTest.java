@@ -7,6 +7,7 @@ import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.PendingPod;
 import dev.rayscale.gcs.proto.NodeStatus;
+import dev.rayscale.kuberay.RayLabels;
 import dev.rayscale.sim.GcsStates;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -99,7 +100,7 @@ class RayPodTest {
 
     private static PodBuilder pod(String name, String nodeType, String group, String phase) {
         return new PodBuilder().withNewMetadata().withName(name).withNamespace("default").withUid("uid-" + name).withResourceVersion("40")
-                .addToLabels(Map.of(RayPod.CLUSTER_LABEL, "rc", RayPod.NODE_TYPE_LABEL, nodeType, RayPod.GROUP_LABEL, group))
+                .addToLabels(Map.of(RayLabels.CLUSTER, "rc", RayLabels.NODE_TYPE, nodeType, RayLabels.GROUP, group))
                 .addToAnnotations("ray.io/ft-enabled", "false").withCreationTimestamp("2026-12-01T10:00:00Z").endMetadata()
                 .withNewSpec().addNewContainer().withName("ray-" + nodeType).withImage("rayproject/ray:2.41.0")
                 .withArgs("ray start --block").endContainer().endSpec()
