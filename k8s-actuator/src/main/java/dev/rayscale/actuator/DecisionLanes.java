@@ -15,8 +15,9 @@ import java.util.function.Function;
  * One lane per cluster: a cluster's decisions are applied one after another, different clusters' side by side on the
  * workers, and none waits for another cluster's. A decision still waiting in its lane when a newer one of its cluster
  * arrives is answered at once, superseded, without a call to the API server or the GCS: however long the queue behind
- * an actuator grows, each cluster costs one application at a time, and the newest decision is the one applied next.
- * A cluster's results are published in the order its decisions arrived.
+ * an actuator grows, each cluster costs one application at a time, and the newest decision is the one applied next,
+ * also while its lane waits for a worker behind other clusters' lanes. A cluster's results are published in the order
+ * its decisions arrived.
  *
  * <p>Batches alone could not do this: only decisions delivered together can supersede one another, and a backlog
  * larger than a poll (or than the heap, when polls grow) was applied decision by decision. Lanes hold at most one
@@ -70,18 +71,19 @@ final class DecisionLanes {
         Entry entry = lane.enqueue(decision);
         if (newer != decision) {
             answer(entry, newer);
-        } else if (lane.waiting != null) {
-            boolean newest = decision.snapshotSequence() > lane.waiting.decision.snapshotSequence();
-            Entry superseded = newest ? lane.waiting : entry;
+        } else if (lane.next != null) {
+            boolean newest = decision.snapshotSequence() > lane.next.decision.snapshotSequence();
+            Entry superseded = newest ? lane.next : entry;
             if (newest) {
-                lane.waiting = entry;
+                lane.next = entry;
             }
-            answer(superseded, lane.waiting.decision);
-        } else if (lane.running) {
-            lane.waiting = entry;
-        } else if (!closed) {
-            lane.running = true;
-            workers.execute(() -> run(lane, entry));
+            answer(superseded, lane.next.decision);
+        } else {
+            lane.next = entry;
+            if (!lane.scheduled && !closed) {
+                lane.scheduled = true;
+                workers.execute(() -> run(lane));
+            }
         }
         return entry.published;
     }
@@ -91,7 +93,7 @@ final class DecisionLanes {
         long deadline = System.nanoTime() + patience.toNanos();
         synchronized (this) {
             closed = true;
-            while (lanes.values().stream().anyMatch(lane -> lane.running)) {
+            while (lanes.values().stream().anyMatch(lane -> lane.applying)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -141,26 +143,36 @@ final class DecisionLanes {
         }
     }
 
-    private void run(Lane lane, Entry first) {
-        Entry entry = first;
-        while (entry != null) {
-            Entry applying = entry;
+    /**
+     * A worker's turn at a lane: it applies the lane's next decision, taken when the worker gets to it, not when the lane
+     * was scheduled, so that a lane waiting for a worker behind other clusters' lanes goes on taking newer decisions in
+     * place of its next one (their results leave at once), and then applies its newest.
+     */
+    private void run(Lane lane) {
+        while (true) {
+            Entry entry;
+            synchronized (this) {
+                entry = closed ? null : lane.next;
+                if (entry == null) {
+                    lane.scheduled = false;
+                    forgetIfIdle(lane);
+                    notifyAll();
+                    return;
+                }
+                lane.next = null;
+                lane.applying = true;
+            }
             ActuationResult result = null;
             Throwable failure = null;
             try {
-                result = applier.apply(applying.decision, null);
+                result = applier.apply(entry.decision, null);
             } catch (RuntimeException | Error e) {
                 failure = e;
             }
             synchronized (this) {
-                complete(applying, result, failure);
-                entry = closed ? null : lane.waiting;
-                lane.waiting = null;
-                if (entry == null) {
-                    lane.running = false;
-                    forgetIfIdle(lane);
-                    notifyAll();
-                }
+                lane.applying = false;
+                complete(entry, result, failure);
+                notifyAll();
             }
         }
     }
@@ -184,7 +196,7 @@ final class DecisionLanes {
     }
 
     private void forgetIfIdle(Lane lane) {
-        if (!lane.running && lane.unanswered == 0) {
+        if (!lane.scheduled && lane.unanswered == 0) {
             lanes.remove(lane.cluster, lane);
         }
     }
@@ -192,8 +204,12 @@ final class DecisionLanes {
     private final class Lane {
 
         private final String cluster;
-        private Entry waiting;
-        private boolean running;
+        /** The decision to apply next: the newest taken in and not yet applied or answered. */
+        private Entry next;
+        /** A worker has the lane: waiting for a thread, or applying. */
+        private boolean scheduled;
+        /** A worker is applying one of its decisions. */
+        private boolean applying;
         private int unanswered;
         /** Completes once the last entry's result has been handed to the producer (or failed): the next one's waits for it. */
         private CompletionStage<Void> handedOn = CompletableFuture.completedFuture(null);

@@ -115,6 +115,35 @@ class DecisionLanesTest {
     }
 
     @Test
+    void aLaneWaitingForAWorkerTakesANewerDecisionInPlaceOfItsNextAndAppliesTheNewest() {
+        ExecutorService oneWorker = Executors.newSingleThreadExecutor();
+        try {
+            DecisionLanes busy = new DecisionLanes(oneWorker, this::apply, result -> {
+                sent.add(result.decisionId());
+                return CompletableFuture.completedFuture(null);
+            }, 16);
+            ScaleDecision elsewhere = decision(a, 1);
+            ScaleDecision queued = decision(b, 1);
+            ScaleDecision newest = decision(b, 2);
+            offer(busy, elsewhere);
+            await().atMost(WITHIN).until(() -> applied.contains(elsewhere.id()));
+
+            CompletableFuture<Void> queuedDone = offer(busy, queued);
+            offer(busy, newest);
+
+            assertThat(queuedDone).as("answered and on the broker while its lane still waits for the worker").isCompleted();
+            assertThat(sent).containsExactly(queued.id());
+            assertThat(busy.open()).as("the newest waiting, the other cluster's being applied").isEqualTo(2);
+            letThrough(elsewhere, newest);
+            await().atMost(WITHIN).until(() -> sent.size() == 3);
+            assertThat(applied).containsExactly(elsewhere.id(), queued.id() + " superseded by " + newest.id(), newest.id());
+            assertThat(sent).containsExactly(queued.id(), elsewhere.id(), newest.id());
+        } finally {
+            oneWorker.shutdownNow();
+        }
+    }
+
+    @Test
     void anOlderDecisionArrivingLateIsTheOneSuperseded() {
         ScaleDecision first = decision(a, 1);
         ScaleDecision newest = decision(a, 3);
