@@ -56,7 +56,7 @@ public class DemoCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Also print what `ray status` shows in the cluster when each decision arrives.")
     boolean verbose;
 
-    @Option(names = "--fault", paramLabel = "NAME[=ARG]", description = {"Injects a fault (repeatable): poison, broker-restart, "
+    @Option(names = "--fault", paramLabel = "NAME[=ARG]", description = {"Injects a fault (repeatable): poison, broker-restart[=S] (seconds down, default 5), "
             + "kill=collector|planner|actuator, api-faults[=P] (default 0.3), gcs-outage[=S], gcs-hang[=S] (simulated seconds, "
             + "default 60), rebalance; or all of them: all."})
     List<String> faultSpecs = new java.util.ArrayList<>();

@@ -10,15 +10,16 @@ import java.util.Locale;
  * A fault to inject into a demo run, as given on the command line: {@code NAME[=ARG]}.
  *
  * @param kind what goes wrong
- * @param argument the service to kill, the API fault probability, or the GCS fault's length in simulated seconds
+ * @param argument the service to kill, the API fault probability, the GCS fault's length in simulated seconds, or the
+ *                 broker's downtime in seconds
  */
 public record Fault(Kind kind, String argument) {
 
     public enum Kind {
         /** 1,000 bad records on each input topic. */
         POISON("poison", null),
-        /** The broker is killed (SIGKILL) and started again on the same data. */
-        BROKER_RESTART("broker-restart", null),
+        /** The broker is killed (SIGKILL) and started again on the same data after this many (real) seconds. */
+        BROKER_RESTART("broker-restart", "5"),
         /** A service is killed (SIGKILL) and started again; the actuator between a drain and its patch. */
         KILL("kill", null),
         /** RayCluster GETs and PATCHes fail with this probability; the first scale-down meets a conflict. */
@@ -54,6 +55,11 @@ public record Fault(Kind kind, String argument) {
             case GCS_OUTAGE, GCS_HANG -> {
                 if (number(argument) <= 0) {
                     throw new IllegalArgumentException(kind.name + " takes a length in simulated seconds above 0, not " + argument);
+                }
+            }
+            case BROKER_RESTART -> {
+                if (number(argument) < 0) {
+                    throw new IllegalArgumentException(kind.name + " takes the seconds the broker stays down, 0 or more, not " + argument);
                 }
             }
             default -> {
@@ -96,7 +102,7 @@ public record Fault(Kind kind, String argument) {
         return service(argument);
     }
 
-    /** The argument as a number: a probability, or simulated seconds. */
+    /** The argument as a number: a probability, simulated seconds, or the broker's downtime in seconds. */
     public double number() {
         return number(argument);
     }

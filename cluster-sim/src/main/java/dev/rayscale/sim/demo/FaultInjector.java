@@ -29,8 +29,6 @@ import java.util.stream.Collectors;
  */
 final class FaultInjector implements AutoCloseable {
 
-    /** How long a killed broker stays down. */
-    static final Duration BROKER_DOWNTIME = Duration.ofSeconds(5);
     /** How long the extra planner and actuator stay in their groups. */
     static final Duration EXTRA_MEMBERS_STAY = Duration.ofSeconds(5);
     /** How long an injected API timeout goes unanswered: longer than the actuator's request timeout (5 s). */
@@ -111,7 +109,7 @@ final class FaultInjector implements AutoCloseable {
         try {
             switch (fault.kind()) {
                 case POISON -> poison(tracker);
-                case BROKER_RESTART -> restartBroker(tracker);
+                case BROKER_RESTART -> restartBroker(tracker, Duration.ofMillis(Math.round(fault.number() * 1000)));
                 case KILL -> kill(tracker, fault.service());
                 case API_FAULTS -> apiFaults(tracker, fault.number());
                 case GCS_OUTAGE, GCS_HANG -> gcs(tracker, fault);
@@ -136,14 +134,14 @@ final class FaultInjector implements AutoCloseable {
                 written.landed().size(), written.refused(), written.landed().size() - poisonNotDeadLettered()));
     }
 
-    private void restartBroker(Tracker tracker) throws InterruptedException {
+    private void restartBroker(Tracker tracker, Duration downtime) throws InterruptedException {
         await(this::firstScaleUpApplied);
         tracker.strike("the broker is killed (SIGKILL)");
         broker.crash();
-        Thread.sleep(BROKER_DOWNTIME.toMillis());
+        Thread.sleep(downtime.toMillis());
         broker.resume();
         tracker.over();
-        tracker.recoverWhenCaughtUp("down " + BROKER_DOWNTIME.toSeconds() + " s, resumed on its data");
+        tracker.recoverWhenCaughtUp("down " + downtime.toSeconds() + " s, resumed on its data");
     }
 
     private void kill(Tracker tracker, Service service) throws InterruptedException {
