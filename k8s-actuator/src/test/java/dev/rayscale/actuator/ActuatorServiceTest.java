@@ -693,9 +693,10 @@ class ActuatorServiceTest {
         ScaleDecision queued = Decisions.scale(cluster, 2, 0, 2, List.of());
 
         consumer.handle(List.of(record(first, new AtomicBoolean())));
+        // Read once the first has landed: read while the first still waited for a worker, it would take the first's place.
+        assertThat(awaitResult(first).cause()).isEqualTo(ActuationCause.PATCHED);
         consumer.handle(List.of(record(queued, new AtomicBoolean())));
 
-        assertThat(awaitResult(first).cause()).isEqualTo(ActuationCause.PATCHED);
         ActuationResult superseded = awaitResult(queued);
         assertThat(superseded.cause()).isEqualTo(ActuationCause.SUPERSEDED);
         assertThat(superseded.reason()).startsWith("superseded by decision " + first.id() + ", applied at ")
