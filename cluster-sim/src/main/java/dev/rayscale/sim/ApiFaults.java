@@ -36,6 +36,7 @@ public final class ApiFaults {
     private Random random = new Random(0);
     private double probability;
     private boolean scaleDownConflictArmed;
+    private Runnable onPatch;
     private java.time.Instant scaleDownConflictSent;
     private Duration timeout = Duration.ofSeconds(7);
 
@@ -59,6 +60,11 @@ public final class ApiFaults {
         scaleDownConflictArmed = true;
     }
 
+    /** Runs {@code hook}, once, when the next RayCluster PATCH (not the simulator's own) arrives, before it is answered. */
+    public synchronized void onNextPatch(Runnable hook) {
+        onPatch = hook;
+    }
+
     /** When the targeted scale-down conflict was answered; null until then. */
     public synchronized java.time.Instant scaleDownConflictSent() {
         return scaleDownConflictSent;
@@ -71,6 +77,10 @@ public final class ApiFaults {
 
     /** The answer to {@code request}: the real one, or a fault in its place. */
     MockResponse answer(RecordedRequest request, Supplier<MockResponse> real) {
+        Runnable hook = takePatchHook(request);
+        if (hook != null) {
+            hook.run();
+        }
         String fault = draw(request);
         if (fault == null) {
             return real.get();
@@ -90,11 +100,24 @@ public final class ApiFaults {
         };
     }
 
+    private synchronized Runnable takePatchHook(RecordedRequest request) {
+        Runnable hook = onPatch != null && request.getMethod().equals("PATCH") && eligible(request) ? onPatch : null;
+        if (hook != null) {
+            onPatch = null;
+        }
+        return hook;
+    }
+
+    /** A request of the services' (not the simulator's own) that reads or writes a named RayCluster. */
+    private static boolean eligible(RecordedRequest request) {
+        String method = request.getMethod();
+        return request.getHeader(SIM_HEADER) == null && NAMED_RAYCLUSTER.matcher(request.getPath()).matches()
+                && !request.getPath().contains("watch=") && (method.equals("GET") || method.equals("PATCH"));
+    }
+
     private synchronized String draw(RecordedRequest request) {
         String method = request.getMethod();
-        boolean eligible = request.getHeader(SIM_HEADER) == null && NAMED_RAYCLUSTER.matcher(request.getPath()).matches()
-                && !request.getPath().contains("watch=") && (method.equals("GET") || method.equals("PATCH"));
-        if (!eligible) {
+        if (!eligible(request)) {
             return null;
         }
         String fault = null;

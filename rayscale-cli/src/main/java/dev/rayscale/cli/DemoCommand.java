@@ -56,9 +56,10 @@ public class DemoCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "Also print what `ray status` shows in the cluster when each decision arrives.")
     boolean verbose;
 
-    @Option(names = "--fault", paramLabel = "NAME[=ARG]", description = {"Injects a fault (repeatable): poison, broker-restart[=S] (seconds down, default 5), "
+    @Option(names = "--fault", paramLabel = "NAME[=ARG]", description = {"Injects a fault (repeatable): poison, broker-restart[=S] (seconds down, default 5), broker-outage[=S] (the broker "
+            + "killed while the actuator patches, down S seconds, default 90), "
             + "kill=collector|planner|actuator, api-faults[=P] (default 0.3), gcs-outage[=S], gcs-hang[=S] (simulated seconds, "
-            + "default 60), rebalance; or all of them: all."})
+            + "default 60), rebalance; or all of them but broker-outage: all."})
     List<String> faultSpecs = new java.util.ArrayList<>();
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = {"Runs the closed loop under a changed policy (repeatable), named "

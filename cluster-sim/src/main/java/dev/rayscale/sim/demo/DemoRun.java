@@ -78,7 +78,8 @@ public final class DemoRun implements AutoCloseable {
         this.faults = new FaultInjector(options.faults(), simulator, services, trail, options.broker(), bootstrapServers, out,
                 simulator::seconds);
         // A fault costs wall-clock time (a broker resuming, a member's session expiring) while the simulated clock runs on.
-        this.timeLimit = workload.maxSeconds() + options.faults().size() * FaultInjector.ALLOWANCE.toSeconds() * speed;
+        this.timeLimit = workload.maxSeconds() + options.faults().stream()
+                .mapToDouble(fault -> FaultInjector.ALLOWANCE.plus(fault.brokerDowntime()).toMillis() / 1000.0 * speed).sum();
     }
 
     /** Starts everything and the workload's clock; returns once the services are ready. */

@@ -1,6 +1,7 @@
 package dev.rayscale.sim.demo;
 
 import dev.rayscale.sim.demo.RayscaleServices.Service;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,6 +21,12 @@ public record Fault(Kind kind, String argument) {
         POISON("poison", null),
         /** The broker is killed (SIGKILL) and started again on the same data after this many (real) seconds. */
         BROKER_RESTART("broker-restart", "5"),
+        /**
+         * The broker is killed (SIGKILL) while the actuator patches a RayCluster, so that the decision's result waits for
+         * it, and started again on the same data after this many (real) seconds: longer than SmallRye lets a record go
+         * unacknowledged by default (60 s). Not part of {@code all}, which already restarts the broker.
+         */
+        BROKER_OUTAGE("broker-outage", "90"),
         /** A service is killed (SIGKILL) and started again; the actuator between a drain and its patch. */
         KILL("kill", null),
         /** RayCluster GETs and PATCHes fail with this probability; the first scale-down meets a conflict. */
@@ -57,7 +64,7 @@ public record Fault(Kind kind, String argument) {
                     throw new IllegalArgumentException(kind.name + " takes a length in simulated seconds above 0, not " + argument);
                 }
             }
-            case BROKER_RESTART -> {
+            case BROKER_RESTART, BROKER_OUTAGE -> {
                 if (number(argument) < 0) {
                     throw new IllegalArgumentException(kind.name + " takes the seconds the broker stays down, 0 or more, not " + argument);
                 }
@@ -84,10 +91,13 @@ public record Fault(Kind kind, String argument) {
         return List.of(new Fault(kind, argument != null ? argument : kind.defaultArgument));
     }
 
-    /** Every fault, each service killed once. */
+    /** Every fault but a long broker outage, each service killed once. */
     public static List<Fault> all() {
         List<Fault> faults = new ArrayList<>();
         for (Kind kind : Kind.values()) {
+            if (kind == Kind.BROKER_OUTAGE) {
+                continue;
+            }
             if (kind == Kind.KILL) {
                 Arrays.stream(Service.values()).forEach(service -> faults.add(new Fault(kind, service.module.replaceFirst("^.*-", ""))));
             } else {
@@ -100,6 +110,16 @@ public record Fault(Kind kind, String argument) {
     /** The service a {@code kill} fault names: {@code collector}, {@code planner} or {@code actuator} (or the module's name). */
     public Service service() {
         return service(argument);
+    }
+
+    /** Whether the fault kills the broker: a restart or an outage. */
+    public boolean stopsTheBroker() {
+        return kind == Kind.BROKER_RESTART || kind == Kind.BROKER_OUTAGE;
+    }
+
+    /** The wall-clock time the broker is down for this fault: none but for a broker restart or outage. */
+    public Duration brokerDowntime() {
+        return stopsTheBroker() ? Duration.ofMillis(Math.round(number() * 1000)) : Duration.ZERO;
     }
 
     /** The argument as a number: a probability, simulated seconds, or the broker's downtime in seconds. */

@@ -52,14 +52,14 @@ final class FaultInjector implements AutoCloseable {
     private volatile boolean closing;
 
     /**
-     * @param broker the run's own broker, for {@code broker-restart}; null if the run does not own its broker
+     * @param broker the run's own broker, for {@code broker-restart} and {@code broker-outage}; null if the run does not own its broker
      * @param simSeconds simulated seconds into the workload, now
      */
     FaultInjector(List<Fault> faults, ClusterSimulator simulator, RayscaleServices services, AuditTrail trail, BrokerProcess broker,
             String bootstrapServers, Consumer<String> out, java.util.function.DoubleSupplier simSeconds) {
-        if (broker == null && faults.stream().anyMatch(f -> f.kind() == Fault.Kind.BROKER_RESTART)) {
-            throw new IllegalArgumentException("broker-restart needs a run that owns its broker");
-        }
+        faults.stream().filter(fault -> broker == null && fault.stopsTheBroker()).findFirst().ifPresent(fault -> {
+            throw new IllegalArgumentException(fault.kind().name + " needs a run that owns its broker");
+        });
         this.faults = List.copyOf(faults);
         this.simulator = simulator;
         this.services = services;
@@ -109,7 +109,8 @@ final class FaultInjector implements AutoCloseable {
         try {
             switch (fault.kind()) {
                 case POISON -> poison(tracker);
-                case BROKER_RESTART -> restartBroker(tracker, Duration.ofMillis(Math.round(fault.number() * 1000)));
+                case BROKER_RESTART -> restartBroker(tracker, fault.brokerDowntime());
+                case BROKER_OUTAGE -> brokerOutage(tracker, fault.brokerDowntime());
                 case KILL -> kill(tracker, fault.service());
                 case API_FAULTS -> apiFaults(tracker, fault.number());
                 case GCS_OUTAGE, GCS_HANG -> gcs(tracker, fault);
@@ -142,6 +143,21 @@ final class FaultInjector implements AutoCloseable {
         broker.resume();
         tracker.over();
         tracker.recoverWhenCaughtUp("down " + downtime.toSeconds() + " s, resumed on its data");
+    }
+
+    private void brokerOutage(Tracker tracker, Duration downtime) throws InterruptedException {
+        await(this::firstScaleUpApplied);
+        CountDownLatch crashed = new CountDownLatch(1);
+        simulator.apiFaults().onNextPatch(() -> {
+            tracker.strike("the actuator is patching a RayCluster: the broker is killed (SIGKILL) before its result is sent");
+            broker.crash();
+            crashed.countDown();
+        });
+        await(() -> crashed.getCount() == 0);
+        Thread.sleep(downtime.toMillis());
+        broker.resume();
+        tracker.over();
+        tracker.recoverWhenCaughtUp("down " + downtime.toSeconds() + " s while a decision's result waited, resumed on its data");
     }
 
     private void kill(Tracker tracker, Service service) throws InterruptedException {
