@@ -35,15 +35,20 @@ class DecisionLanesTest {
     private final List<String> sent = new CopyOnWriteArrayList<>();
     private final RayCluster a = stored("a");
     private final RayCluster b = stored("b");
-    private final DecisionLanes lanes = new DecisionLanes(workers, this::apply, result -> {
-        sent.add(result.decisionId());
-        return CompletableFuture.completedFuture(null);
-    }, 16);
+    private final DecisionLanes lanes = recordingLanes(workers);
 
     @AfterEach
     void stop() {
         gates.values().forEach(gate -> gate.complete(null));
         workers.shutdownNow();
+    }
+
+    /** Lanes over {@code pool} that apply with {@link #apply} and record what they send, as on a broker that takes all at once. */
+    private DecisionLanes recordingLanes(ExecutorService pool) {
+        return new DecisionLanes(pool, this::apply, result -> {
+            sent.add(result.decisionId());
+            return CompletableFuture.completedFuture(null);
+        }, 16);
     }
 
     private ActuationResult apply(ScaleDecision decision, ScaleDecision newer) {
@@ -118,10 +123,7 @@ class DecisionLanesTest {
     void aLaneWaitingForAWorkerTakesANewerDecisionInPlaceOfItsNextAndAppliesTheNewest() {
         ExecutorService oneWorker = Executors.newSingleThreadExecutor();
         try {
-            DecisionLanes busy = new DecisionLanes(oneWorker, this::apply, result -> {
-                sent.add(result.decisionId());
-                return CompletableFuture.completedFuture(null);
-            }, 16);
+            DecisionLanes busy = recordingLanes(oneWorker);
             ScaleDecision elsewhere = decision(a, 1);
             ScaleDecision queued = decision(b, 1);
             ScaleDecision newest = decision(b, 2);
