@@ -57,9 +57,11 @@ final class FaultInjector implements AutoCloseable {
      */
     FaultInjector(List<Fault> faults, ClusterSimulator simulator, RayscaleServices services, AuditTrail trail, BrokerProcess broker,
             String bootstrapServers, Consumer<String> out, java.util.function.DoubleSupplier simSeconds) {
-        faults.stream().filter(fault -> broker == null && fault.stopsTheBroker()).findFirst().ifPresent(fault -> {
-            throw new IllegalArgumentException(fault.kind().name + " needs a run that owns its broker");
-        });
+        if (broker == null) {
+            faults.stream().filter(Fault::stopsTheBroker).findFirst().ifPresent(fault -> {
+                throw new IllegalArgumentException(fault.kind().name + " needs a run that owns its broker");
+            });
+        }
         this.faults = List.copyOf(faults);
         this.simulator = simulator;
         this.services = services;
@@ -139,10 +141,7 @@ final class FaultInjector implements AutoCloseable {
         await(this::firstScaleUpApplied);
         tracker.strike("the broker is killed (SIGKILL)");
         broker.crash();
-        Thread.sleep(downtime.toMillis());
-        broker.resume();
-        tracker.over();
-        tracker.recoverWhenCaughtUp("down " + downtime.toSeconds() + " s, resumed on its data");
+        resumeBrokerAfter(tracker, downtime, "resumed on its data");
     }
 
     private void brokerOutage(Tracker tracker, Duration downtime) throws InterruptedException {
@@ -154,10 +153,15 @@ final class FaultInjector implements AutoCloseable {
             crashed.countDown();
         });
         await(() -> crashed.getCount() == 0);
+        resumeBrokerAfter(tracker, downtime, "while a decision's result waited, resumed on its data");
+    }
+
+    /** The killed broker stays down for {@code downtime} (the fault being modelled), then resumes on its data. */
+    private void resumeBrokerAfter(Tracker tracker, Duration downtime, String how) throws InterruptedException {
         Thread.sleep(downtime.toMillis());
         broker.resume();
         tracker.over();
-        tracker.recoverWhenCaughtUp("down " + downtime.toSeconds() + " s while a decision's result waited, resumed on its data");
+        tracker.recoverWhenCaughtUp("down " + downtime.toSeconds() + " s, " + how);
     }
 
     private void kill(Tracker tracker, Service service) throws InterruptedException {
