@@ -36,8 +36,8 @@ public class BenchCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "120", description = "Measured seconds (after the warm-up). Default: ${DEFAULT-VALUE}.")
     int duration;
 
-    @Option(names = "--warm-up", defaultValue = "20s", description = "How long the fleet and the services run steady before the changes "
-            + "start (20s, 2m, ...). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--warm-up", defaultValue = "60s", description = "How long the changes run before the measurement starts; they are "
+            + "followed too (a lost one counts) but not in the figures (20s, 2m, ...). Default: ${DEFAULT-VALUE}.")
     String warmUp;
 
     @Option(names = "--planners", defaultValue = "1", description = "scaling-planner processes sharing the snapshots; with 2 or more, one "

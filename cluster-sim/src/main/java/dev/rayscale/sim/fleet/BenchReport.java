@@ -20,6 +20,8 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
 
     static final int E2E_P99_TARGET_MS = 250;
     static final int RSS_TARGET_MIB = 256;
+    /** Passes this many ticks apart (p99) mean the simulator could not keep to its model. */
+    private static final int SIMULATOR_BEHIND = 4;
 
     /** Nothing lost, nothing applied twice, every record readable, no ERROR logged, the simulated clusters' invariants held. */
     public boolean clean() {
@@ -32,6 +34,11 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
                 + "%d decisions, %d results (%d changes not made: cluster at its largest)", settings.clusters(), maxWorkers,
                 settings.changesPerSecond(), seconds, account.latencies().size(), account.snapshots(), account.decisions(), account.results(),
                 account.skipped()));
+        if (!account.warmUp().isEmpty()) {
+            lines.add(String.format(Locale.ROOT, "before it, %d s of warm-up under the same load (not in the figures below): %d changes, end to end "
+                    + "p50 %.0f ms, p99 %.0f ms", settings.warmUp().toSeconds(), account.warmUp().size(),
+                    account.warmUpQuantile(Chain.Latency::appliedMs, 0.5), account.warmUpQuantile(Chain.Latency::appliedMs, 0.99)));
+        }
         lines.add(String.format(Locale.ROOT, "%-44s %9s %9s %9s", "from the GCS state changing to", "p50 ms", "p99 ms", "max ms"));
         lines.add(row("  the snapshot published", Chain.Latency::snapshotMs));
         lines.add(row("  the decision published", Chain.Latency::decisionMs));
@@ -47,6 +54,12 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         usage.forEach((service, figures) -> lines.add(String.format(Locale.ROOT, "%-20s %10.2f %10d", service.name().toLowerCase(Locale.ROOT),
                 figures.cores(), figures.rssMiB())));
         lines.add(hop("simulator: between a cluster's passes", simulatorPassesMs));
+        double passesP99 = Chain.Account.quantile(simulatorPassesMs, 0.99);
+        if (passesP99 > SIMULATOR_BEHIND * FleetBench.TICK.toMillis()) {
+            lines.add(String.format(Locale.ROOT, "the simulator fell behind its model (passes %.0f ms apart at p99, against %d ms): pods came up and "
+                    + "went later than a real cluster's, so the changes that waited for them (held when first seen, not made at the largest size) "
+                    + "measure the simulator; the changes acted on when first seen measure the pipeline", passesP99, FleetBench.TICK.toMillis()));
+        }
         maxLag.forEach((group, lag) -> lines.add("largest consumer lag of " + group + ": " + lag + " records"));
         if (!rebalanced.isEmpty()) {
             lines.add("stopped and started again halfway (rebalance): " + String.join(", ", rebalanced));

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
+import java.util.stream.Stream;
 
 /**
  * What the bench saw on the topics, and how each change of demand went through: the first snapshot
@@ -18,8 +19,9 @@ import java.util.function.ToLongFunction;
  * A snapshot sees a change when its GCS state version is above the version read last before the
  * change (every read bumps it). A change whose first snapshot brought no decision, because the planner's answer to it
  * was to change nothing then (its demand waiting for launches asked for earlier, or covered by pods on their way), is
- * timed to a later decision like any other, and told apart: its time is the policy's, not the pipeline's. Pure: fed what
- * was read, asked at the end.
+ * timed to a later decision like any other, and told apart: its time is the policy's, not the pipeline's. Changes made
+ * before the measurement began (the warm-up, under the same load) are followed too, so that none is lost unseen, but
+ * timed apart. Pure: fed what was read, asked at the end.
  */
 public final class Chain {
 
@@ -59,6 +61,17 @@ public final class Chain {
     private final Map<String, Decision> decisions = new HashMap<>();
     private final List<Result> results = new ArrayList<>();
     private long skipped;
+    private long skippedWarmingUp;
+    private long measuredFromMillis = Long.MIN_VALUE;
+
+    /**
+     * Changes made, and decisions published, before {@code millis} (wall clock) are the warm-up's, as are the changes not
+     * made until now.
+     */
+    public synchronized void measureFrom(long millis) {
+        measuredFromMillis = millis;
+        skippedWarmingUp = skipped;
+    }
 
     public synchronized void changed(Change change) {
         changes.add(change);
@@ -106,26 +119,35 @@ public final class Chain {
         Set<String> decided = decidedSnapshots();
         Predicate<String> held = snapshot -> !decided.contains(snapshot) && changesNothing.test(snapshot);
         List<Latency> latencies = new ArrayList<>();
+        List<Latency> warmUp = new ArrayList<>();
         Map<String, Boolean> waiting = new HashMap<>();
         long waitingChanges = 0;
         for (Change change : changes) {
             Latency latency = latency(change, byCluster.getOrDefault(change.cluster(), List.of()), held);
-            latencies.add(latency);
+            (measured(change.atMillis()) ? latencies : warmUp).add(latency);
             if (!latency.complete() && waiting.computeIfAbsent(change.cluster(), waitsForLaunches::test)) {
                 waitingChanges++;
             }
         }
         long unanswered = decisions.keySet().stream().filter(id -> !answered.contains(id)).count();
         long twice = applied.values().stream().filter(count -> count > 1).count();
-        long[] planning = decisions.values().stream().filter(decision -> snapshots.containsKey(decision.snapshotId()))
+        Map<String, Decision> measuredDecisions = new HashMap<>(decisions);
+        measuredDecisions.values().removeIf(decision -> !measured(decision.publishedAtMillis()));
+        List<Result> measuredResults = results.stream().filter(result -> measuredDecisions.containsKey(result.decisionId())).toList();
+        long[] planning = measuredDecisions.values().stream().filter(decision -> snapshots.containsKey(decision.snapshotId()))
                 .mapToLong(decision -> decision.publishedAtMillis() - snapshots.get(decision.snapshotId()).publishedAtMillis()).sorted().toArray();
-        long[] actuating = resultAt.entrySet().stream().filter(entry -> decisions.containsKey(entry.getKey()))
-                .mapToLong(entry -> entry.getValue() - decisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
-        long[] takenUp = results.stream().filter(result -> decisions.containsKey(result.decisionId()))
-                .mapToLong(result -> result.receivedAtMillis() - decisions.get(result.decisionId()).publishedAtMillis()).sorted().toArray();
-        long[] handling = results.stream().mapToLong(result -> result.completedAtMillis() - result.receivedAtMillis()).sorted().toArray();
-        return new Account(latencies, skipped, waitingChanges, unanswered, twice, snapshots.size(), decisions.size(), results.size(), planning, actuating,
-                new ActuatorTimes(takenUp, handling));
+        long[] actuating = resultAt.entrySet().stream().filter(entry -> measuredDecisions.containsKey(entry.getKey()))
+                .mapToLong(entry -> entry.getValue() - measuredDecisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
+        long[] takenUp = measuredResults.stream()
+                .mapToLong(result -> result.receivedAtMillis() - measuredDecisions.get(result.decisionId()).publishedAtMillis()).sorted().toArray();
+        long[] handling = measuredResults.stream().mapToLong(result -> result.completedAtMillis() - result.receivedAtMillis()).sorted().toArray();
+        long measuredSnapshots = snapshots.values().stream().filter(snapshot -> measured(snapshot.publishedAtMillis())).count();
+        return new Account(latencies, warmUp, skipped - skippedWarmingUp, waitingChanges, unanswered, twice, measuredSnapshots, measuredDecisions.size(),
+                measuredResults.size(), planning, actuating, new ActuatorTimes(takenUp, handling));
+    }
+
+    private boolean measured(long atMillis) {
+        return atMillis >= measuredFromMillis;
     }
 
     /**
@@ -226,20 +248,23 @@ public final class Chain {
     }
 
     /**
-     * @param skipped changes not made because the cluster was at its largest size
+     * @param latencies the changes made while measuring
+     * @param warmUp the changes made before ({@link #measureFrom}): counted in what is lost, not in the figures
+     * @param skipped changes not made while measuring because the cluster was at its largest size
      * @param waitingForLaunches changes not acted on because the planner waits for its cluster's pending launches
-     * @param unanswered decisions with no actuation result
-     * @param appliedTwice decisions applied (patched) more than once
+     * @param unanswered decisions with no actuation result, warm-up's included
+     * @param appliedTwice decisions applied (patched) more than once, warm-up's included
+     * @param snapshots snapshots published while measuring; likewise {@code decisions}, and {@code results} (of those decisions)
      * @param planningMs each decision's time from its snapshot's publication to its own, sorted
      * @param actuatingMs each acted-on decision's time from its publication to its first result, sorted
      * @param actuator every result's time split where the actuator took its decision up
      */
-    public record Account(List<Latency> latencies, long skipped, long waitingForLaunches, long unanswered, long appliedTwice, int snapshots,
-            int decisions, int results, long[] planningMs, long[] actuatingMs, ActuatorTimes actuator) {
+    public record Account(List<Latency> latencies, List<Latency> warmUp, long skipped, long waitingForLaunches, long unanswered, long appliedTwice,
+            long snapshots, int decisions, int results, long[] planningMs, long[] actuatingMs, ActuatorTimes actuator) {
 
-        /** Changes that no actuation result acted on. */
+        /** Changes that no actuation result acted on, warm-up's included. */
         public long incomplete() {
-            return latencies.stream().filter(latency -> !latency.complete()).count();
+            return Stream.concat(latencies.stream(), warmUp.stream()).filter(latency -> !latency.complete()).count();
         }
 
         /** Changes no result acted on though nothing held them back. */
@@ -270,6 +295,11 @@ public final class Chain {
         /** Changes for whose first snapshot the planner changed nothing (acted on later or not at all). */
         public long heldWhenSeen() {
             return latencies.stream().filter(Latency::heldWhenSeen).count();
+        }
+
+        /** The same over the warm-up's changes acted on. */
+        public double warmUpQuantile(ToLongFunction<Latency> stage, double q) {
+            return quantile(warmUp.stream().filter(Latency::complete).mapToLong(stage).sorted().toArray(), q);
         }
 
         private double quantile(ToLongFunction<Latency> stage, double q, Predicate<Latency> which) {

@@ -34,12 +34,15 @@ public final class FleetBench {
     private static final Duration DRAIN = Duration.ofSeconds(60);
     private static final Duration SETTLE = Duration.ofSeconds(20);
     private static final Duration REJOIN_AFTER = Duration.ofSeconds(15);
+    /** How often the simulator passes over each cluster (operator, kubelet, Ray) when it keeps up. */
+    static final Duration TICK = Duration.ofMillis(500);
 
     /**
      * @param largest the largest size of the ordinary clusters, in workers
      * @param changesPerSecond demand changes over the whole fleet: each cluster changes every clusters/rate seconds
-     * @param warmUp how long the fleet and the services run steady before the changes start (a longer one does not spare
-     *     the measurement the JIT compilers' work: the services' busy paths are compiled once the changes start; docs/fleet-bench-log.md)
+     * @param warmUp how long the changes run before the measurement starts: the services' busy paths are compiled, and
+     *     the actuator reads each cluster once, only under load (an idle warm-up spared the measurement nothing;
+     *     docs/fleet-bench-log.md). Its changes are followed to the end like the measured ones, and timed apart.
      * @param pollInterval the collector's GCS poll interval
      */
     public record Settings(int clusters, int largest, int bigClusters, double changesPerSecond, Duration warmUp, Duration duration, int planners,
@@ -79,7 +82,7 @@ public final class FleetBench {
         int partitions = Topics.partitions(bootstrapServers, dev.rayscale.events.Topics.SNAPSHOTS);
         out.accept(String.format(java.util.Locale.ROOT, "starting %d simulated clusters (%d of 2,000 workers; %,d workers at most) ...",
                 settings.clusters(), settings.bigClusters(), load.maxWorkers()));
-        try (Fleet fleet = Fleet.start(load.workloads(), Duration.ofMillis(500), 2)) {
+        try (Fleet fleet = Fleet.start(load.workloads(), TICK, 2)) {
             awaitGcs(fleet);
             fleet.begin();
             String run = "bench-" + Long.toString(System.currentTimeMillis(), 36);
@@ -93,8 +96,6 @@ public final class FleetBench {
                 }
                 Topics.awaitAssigned(bootstrapServers, List.of(services.group(Service.PLANNER), services.group(Service.ACTUATOR)), partitions,
                         Duration.ofSeconds(60));
-                out.accept("warming up " + settings.warmUp().toSeconds() + " s ...");
-                sleep(settings.warmUp());
                 return measure(load, fleet, services, members, options);
             }
         }
@@ -111,7 +112,7 @@ public final class FleetBench {
                 thread.setDaemon(true);
                 return thread;
             });
-            long started = System.nanoTime();
+            long started;
             List<String> rebalances;
             try {
                 long period = Math.round(load.periodSeconds() * 1000);
@@ -120,12 +121,16 @@ public final class FleetBench {
                     schedule.scheduleAtFixedRate(() -> change(load, member, cluster, chain), Math.round(member.phaseSeconds() * 1000), period,
                             TimeUnit.MILLISECONDS);
                 }
+                out.accept(String.format(java.util.Locale.ROOT, "warming up %d s: %.0f demand changes per second, followed but not measured ...",
+                        settings.warmUp().toSeconds(), settings.changesPerSecond()));
+                sleep(settings.warmUp());
+                started = System.nanoTime();
+                chain.measureFrom(System.currentTimeMillis());
                 schedule.scheduleAtFixedRate(() -> {
                     usage.sample();
                     lag.sample();
                 }, 0, 2, TimeUnit.SECONDS);
-                out.accept(String.format(java.util.Locale.ROOT, "measuring %d s: %.0f demand changes per second ...",
-                        settings.duration().toSeconds(), settings.changesPerSecond()));
+                out.accept(String.format(java.util.Locale.ROOT, "measuring %d s: the same changes go on ...", settings.duration().toSeconds()));
                 usage.begin();
                 rebalances = rebalanceHalfway(services, options, members);
                 sleep(settings.duration().minus(Duration.ofNanos(System.nanoTime() - started)));

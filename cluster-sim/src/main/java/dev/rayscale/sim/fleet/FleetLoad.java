@@ -14,7 +14,9 @@ import java.util.SplittableRandom;
  * The bench's fleet and its demand, from a seed: cluster sizes spread from 1 to a largest size, 200
  * workers by default (as many small clusters as large ones, on a log scale), plus a few of 2,000, and for each cluster a change of
  * its demand every {@code period}, at a phase of its own, so that changes arrive evenly over time.
- * Every change asks the cluster to grow, as a user submitting more work than it has room for.
+ * Every change asks the cluster to grow, as a user submitting more work than it has room for; its tasks are short and
+ * its idle nodes go soon, so that by its next change a cluster is back to (nearly) no workers and the fleet keeps a
+ * steady size instead of growing to its largest, where no change could be made.
  */
 public final class FleetLoad {
 
@@ -22,7 +24,15 @@ public final class FleetLoad {
     public static final Resources TASK = Resources.of("CPU", "1");
     static final int BIG_CLUSTER_WORKERS = 2000;
     private static final long WORKER_MEMORY = 4L << 30;
-    private static final int IDLE_TIMEOUT_SECONDS = 10;
+    /**
+     * A node idle this long is removed (Ray's default is 60 s). With 10 s, a period's length, the nodes of one change were
+     * still idle at the next, which had to ask for more than them: the clusters ratcheted up to their largest sizes and
+     * then half of a 120 s run's changes could not be made, 84% of its last 120 s after a minute of load.
+     */
+    private static final int IDLE_TIMEOUT_SECONDS = 2;
+    /** Tasks run between these fractions of a period: 0.5 to 1.5 s at the default 10 s, so that nodes are idle well before the next change. */
+    private static final double SHORTEST_TASK = 0.05;
+    private static final double LONGEST_TASK = 0.15;
 
     /** One cluster: its name, its largest size, and when in each period its demand changes. */
     public record Member(String name, int maxWorkers, double phaseSeconds) {
@@ -71,7 +81,8 @@ public final class FleetLoad {
     /**
      * The next change of a cluster's demand: more one-CPU tasks than its workers can take, so that it must grow (a
      * change the cluster absorbs needs no decision, and would measure nothing), by up to half of its remaining room;
-     * each task runs between half a period and a whole one. Empty when the cluster is already at its largest size.
+     * each task runs a short part of a period ({@link #SHORTEST_TASK} to {@link #LONGEST_TASK}). Empty when the cluster
+     * is already at its largest size.
      *
      * @param workerPods the cluster's worker pods, running or starting (one task each)
      * @param tasks its tasks queued or running
@@ -83,12 +94,12 @@ public final class FleetLoad {
             return Optional.empty();
         }
         long count = needed + random.nextLong((room - needed) / 2 + 1);
-        return Optional.of(new Change((int) count, periodSeconds * (0.5 + random.nextDouble() / 2)));
+        return Optional.of(new Change((int) count, periodSeconds * (SHORTEST_TASK + random.nextDouble() * (LONGEST_TASK - SHORTEST_TASK))));
     }
 
     /**
-     * The RayCluster of each member: one group of one-CPU workers from 0 to its size; a node idle for 10 s is removed
-     * (Ray's default is 60 s), so that clusters shrink between changes and grow again at the next. Upscaling is
+     * The RayCluster of each member: one group of one-CPU workers from 0 to its size; a node idle for
+     * {@value #IDLE_TIMEOUT_SECONDS} s is removed, so that clusters shrink between changes and grow again at the next. Upscaling is
      * {@code Aggressive}: at the default speed a change that comes while launches are pending waits for them (Ray's
      * pacing, which the planner follows), and the bench would measure that policy rather than the pipeline.
      */

@@ -108,6 +108,38 @@ class ChainTest {
         assertThat(account.lost()).isZero();
     }
 
+    @Test
+    void theWarmUpsChangesAreTimedApartButStillCountWhenLost() {
+        chain.changed(new Chain.Change("ns/a", 5, 1_000));
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 6, 1_050, 1_060));
+        chain.decision("d1", new Chain.Decision("a@1", 1_080));
+        chain.result(new Chain.Result("d1", Outcome.APPLIED, 1_090, 1_400));
+        chain.changed(new Chain.Change("ns/c", 3, 1_500));
+        chain.skipped();
+        chain.measureFrom(2_000);
+        chain.skipped();
+        chain.changed(new Chain.Change("ns/a", 7, 2_000));
+        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 8, 2_090, 2_100));
+        chain.decision("d2", new Chain.Decision("a@2", 2_150));
+        chain.result(new Chain.Result("d2", Outcome.APPLIED, 2_160, 2_300));
+        chain.changed(new Chain.Change("ns/b", 1, 2_500));
+
+        Chain.Account account = chain.account(cluster -> false, snapshot -> false);
+
+        assertThat(account.latencies()).extracting(Chain.Latency::appliedMs).containsExactly(300L, -1L);
+        assertThat(account.warmUp()).extracting(Chain.Latency::appliedMs).containsExactly(400L, -1L);
+        assertThat(account.warmUpQuantile(Chain.Latency::appliedMs, 0.99)).isEqualTo(400);
+        assertThat(account.quantile(Chain.Latency::appliedMs, 0.99)).isEqualTo(300);
+        assertThat(account.lost()).as("b's change, made while measuring, and c's, made in the warm-up").isEqualTo(2);
+        assertThat(account.planningMs()).as("d2 only: d1 was published in the warm-up").containsExactly(50);
+        assertThat(account.actuator().waitingMs()).containsExactly(10);
+        assertThat(account.actuator().handlingMs()).containsExactly(140);
+        assertThat(account.snapshots()).isEqualTo(1);
+        assertThat(account.decisions()).isEqualTo(1);
+        assertThat(account.results()).isEqualTo(1);
+        assertThat(account.skipped()).as("the change not made while measuring").isEqualTo(1);
+    }
+
     /**
      * A change to ns/a at 1,000 whose first snapshot (a@1, observed at 1,100) brought no decision, decided on from the
      * second (a@2, observed at {@code secondObservedAt}) and applied at {@code appliedAt}.
