@@ -27,7 +27,7 @@ public final class FleetLoad {
     /**
      * A node idle this long is removed (Ray's default is 60 s). With 10 s, a period's length, the nodes of one change were
      * still idle at the next, which had to ask for more than them: the clusters ratcheted up to their largest sizes and
-     * then half of a 120 s run's changes could not be made, 84% of its last 120 s after a minute of load.
+     * then about half of a 120 s run's changes could not be made.
      */
     private static final int IDLE_TIMEOUT_SECONDS = 2;
     /** Tasks run between these fractions of a period: 0.5 to 1.5 s at the default 10 s, so that nodes are idle well before the next change. */
