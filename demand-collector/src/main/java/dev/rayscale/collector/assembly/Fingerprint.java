@@ -1,29 +1,82 @@
 package dev.rayscale.collector.assembly;
 
+import com.google.common.hash.HashCode;
+import com.google.common.hash.HashFunction;
+import com.google.common.hash.Hasher;
+import com.google.common.hash.Hashing;
+import dev.rayscale.events.Demand;
+import dev.rayscale.events.Quantity;
+import dev.rayscale.events.RayNode;
+import dev.rayscale.events.Resources;
 import io.ray.v1.RayCluster;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What makes an observation news, compared by value: what the GCS said ({@link RayState.News}) or why it did not
- * answer, the RayCluster's spec generation and the operator's create failures, and each pod's phase, deletion and
- * waiting reason (by name: the informers list pods in no set order). Built and compared without rendering anything as
- * text, since the collector compares one for every poll of every cluster.
+ * What makes an observation news: what the GCS said (its session, its nodes but not their idle times, its demand) or why
+ * it did not answer, the RayCluster's spec generation and the operator's create failures, and each pod's phase, deletion
+ * and waiting reason (in name order: the informers list pods in no set order). Not the GCS's own version, which every
+ * read bumps (fact A1.2).
+ *
+ * <p>The collector keeps one per cluster between polls, so everything but the demand (which the GCS aggregates by shape,
+ * and which is kept by value) is kept as a 128-bit digest: the nodes' resources and labels as maps were about 30 MB of
+ * the collector's heap at a thousand clusters. Two different observations share a digest with a chance of one in 2^128,
+ * and even then the heartbeat publishes the newer one. The digest is fed field by field (each text with its length, an
+ * absent value marked) rather than from a rendering, since one is made for every poll of every cluster.
  */
-public record Fingerprint(RayState.News gcs, String gcsFailure, Long generation, String launchFailure, Map<String, PodNews> pods) {
+public record Fingerprint(Demand demand, HashCode digest) {
 
-    /** What of a pod makes news. */
-    public record PodNews(String phase, boolean terminating, String waitingReason) {
-    }
+    private static final HashFunction DIGEST = Hashing.murmur3_128();
+    private static final Comparator<RayPod> BY_NAME = Comparator.comparing(RayPod::name);
 
     public static Fingerprint of(RayCluster cluster, List<RayPod> pods, GcsRead read) {
-        Map<String, PodNews> podNews = new HashMap<>(pods.size() * 2);
-        for (RayPod pod : pods) {
-            podNews.put(pod.name(), new PodNews(pod.phase(), pod.terminating(), pod.waitingReason()));
+        Hasher digest = DIGEST.newHasher();
+        Demand demand = null;
+        if (read instanceof GcsRead.Answered answered) {
+            demand = answered.state().demand();
+            text(digest.putByte((byte) 'A'), answered.state().sessionName());
+            List<RayNode> nodes = answered.state().nodes();
+            digest.putInt(nodes.size());
+            nodes.forEach(node -> node(digest, node));
+        } else if (read instanceof GcsRead.Failed failed) {
+            text(digest.putByte((byte) 'F'), failed.code());
         }
-        return new Fingerprint(read instanceof GcsRead.Answered answered ? answered.state().news() : null,
-                read instanceof GcsRead.Failed failed ? failed.code() : null, cluster.getMetadata().getGeneration(),
-                LaunchFailures.condition(cluster), podNews);
+        Long generation = cluster.getMetadata().getGeneration();
+        digest.putLong(generation == null ? -1 : generation);
+        text(digest, LaunchFailures.condition(cluster));
+        digest.putInt(pods.size());
+        pods.stream().sorted(BY_NAME).forEach(pod -> {
+            text(digest, pod.name());
+            text(digest, pod.phase());
+            digest.putBoolean(pod.terminating());
+            text(digest, pod.waitingReason());
+        });
+        return new Fingerprint(demand, digest.hash());
+    }
+
+    private static void node(Hasher digest, RayNode node) {
+        text(digest, node.nodeId());
+        text(digest, node.podName());
+        digest.putInt(node.status().ordinal());
+        resources(digest, node.available());
+        resources(digest, node.total());
+        labels(digest, node.labels());
+    }
+
+    private static void resources(Hasher digest, Resources resources) {
+        Map<String, Quantity> amounts = resources.asMap();
+        digest.putInt(amounts.size());
+        amounts.forEach((name, amount) -> text(digest, name).putLong(amount.units()));
+    }
+
+    /** Labels in key order: a {@link RayNode}'s are sorted. */
+    private static void labels(Hasher digest, Map<String, String> labels) {
+        digest.putInt(labels.size());
+        labels.forEach((key, value) -> text(text(digest, key), value));
+    }
+
+    private static Hasher text(Hasher digest, String text) {
+        return text == null ? digest.putInt(-1) : digest.putInt(text.length()).putUnencodedChars(text);
     }
 }

@@ -110,27 +110,6 @@ public record RayState(long stateVersion, String sessionName, List<RayNode> node
         return selectors;
     }
 
-    /** What of a read is news: everything but the GCS's version and the nodes' idle times ({@link #news()}). */
-    public record News(String sessionName, List<NodeNews> nodes, Demand demand) {
-    }
-
-    /** What of a node is news. */
-    public record NodeNews(String nodeId, String podName, NodeStatus status, Resources available, Resources total,
-            Map<String, String> labels) {
-    }
-
-    /**
-     * What makes a read news: everything but the GCS's own version (bumped by every read, fact A1.2)
-     * and the nodes' idle durations (which grow by the millisecond; the heartbeat carries them).
-     */
-    public News news() {
-        List<NodeNews> nodeNews = new ArrayList<>(nodes.size());
-        for (RayNode node : nodes) {
-            nodeNews.add(new NodeNews(node.nodeId(), node.podName(), node.status(), node.available(), node.total(), node.labels()));
-        }
-        return new News(sessionName, nodeNews, demand);
-    }
-
     private static List<GangDemand> gangs(List<GangResourceRequest> requests) {
         List<GangDemand> gangs = new ArrayList<>();
         for (GangResourceRequest gang : requests) {

@@ -2,9 +2,9 @@ package dev.rayscale.collector.assembly;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.common.hash.HashCode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -19,9 +19,9 @@ class PollStateTest {
     private static final Duration INITIAL = Duration.ofSeconds(1);
     private static final Duration MAX = Duration.ofSeconds(30);
     private static final Duration HEARTBEAT = Duration.ofSeconds(5);
-    /** Two contents: reads that failed in two ways. */
-    private static final Fingerprint F = new Fingerprint(null, "UNAVAILABLE", 1L, "", Map.of());
-    private static final Fingerprint G = new Fingerprint(null, "DEADLINE_EXCEEDED", 1L, "", Map.of());
+    /** Two contents. */
+    private static final Fingerprint F = new Fingerprint(null, HashCode.fromLong(1));
+    private static final Fingerprint G = new Fingerprint(null, HashCode.fromLong(2));
 
     /** A named case: what happened to a new cluster's state, and what must hold of the state after it. */
     record Case(UnaryOperator<PollState> history, Consumer<PollState> then) {

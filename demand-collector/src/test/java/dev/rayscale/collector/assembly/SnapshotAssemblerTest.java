@@ -100,6 +100,22 @@ class SnapshotAssemblerTest {
                 .isNotEqualTo(read);
     }
 
+    @Test
+    void newsIsEveryResourceOfANodeAndTheDigestKeepsItsFieldsApart() {
+        List<RayPod> pods = List.of(ray(RayClusters.headPod(CLUSTER, "rc-head")));
+        // Node ids are sent as bytes and read as hex: "a" is "61", "ab" is "6162", so both nodes' id and pod name run
+        // together to "6162c"; only a digest that marks where each text ends tells them apart.
+        Fingerprint read = Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).node("a", "62c", "small-group", NodeStatus.IDLE, CPU, CPU, 0)));
+
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).node("ab", "c", "small-group", NodeStatus.IDLE, CPU, CPU, 0))))
+                .isNotEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, pods,
+                answered(GcsStates.state(7).node("a", "62c", "small-group", NodeStatus.IDLE, Map.of("CPU", 2.0), CPU, 0))))
+                .isNotEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(9).node("a", "62c", "small-group", NodeStatus.IDLE, CPU, CPU, 5))))
+                .isEqualTo(read);
+    }
+
     private static Named<Case> when(String name, List<RayPod> pods, GcsRead gcs, Consumer<ClusterSnapshot> then) {
         return Named.of(name, new Case(pods, gcs, then));
     }
