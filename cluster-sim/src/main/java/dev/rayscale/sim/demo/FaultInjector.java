@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -57,10 +58,9 @@ final class FaultInjector implements AutoCloseable {
      */
     FaultInjector(List<Fault> faults, ClusterSimulator simulator, RayscaleServices services, AuditTrail trail, BrokerProcess broker,
             String bootstrapServers, Consumer<String> out, java.util.function.DoubleSupplier simSeconds) {
-        if (broker == null) {
-            faults.stream().filter(Fault::stopsTheBroker).findFirst().ifPresent(fault -> {
-                throw new IllegalArgumentException(fault.kind().name + " needs a run that owns its broker");
-            });
+        Optional<Fault> stopsTheBroker = faults.stream().filter(Fault::stopsTheBroker).findFirst();
+        if (broker == null && stopsTheBroker.isPresent()) {
+            throw new IllegalArgumentException(stopsTheBroker.get().kind().name + " needs a run that owns its broker");
         }
         this.faults = List.copyOf(faults);
         this.simulator = simulator;
