@@ -20,8 +20,8 @@ import java.util.Map;
  * read bumps (fact A1.2).
  *
  * <p>The collector keeps one per cluster between polls, so everything but the demand (which the GCS aggregates by shape,
- * and which is kept by value) is kept as a 128-bit digest: the nodes' resources and labels as maps were about 30 MB of
- * the collector's heap at a thousand clusters. Two different observations share a digest with a chance of one in 2^128,
+ * and which is kept by value) is kept as a 128-bit digest: kept as maps, the nodes' resources and labels were tens of
+ * megabytes of the collector's heap at a thousand clusters (docs/fleet-bench-log.md). Two different observations share a digest with a chance of one in 2^128,
  * and even then the heartbeat publishes the newer one. The digest is fed field by field (each text with its length, an
  * absent value marked) rather than from a rendering, since one is made for every poll of every cluster.
  */
