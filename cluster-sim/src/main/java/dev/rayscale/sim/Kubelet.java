@@ -2,11 +2,17 @@ package dev.rayscale.sim;
 
 import dev.rayscale.events.Resources;
 import dev.rayscale.kuberay.RayLabels;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -153,7 +159,7 @@ final class Kubelet implements RaySim.Containers {
                 .withFinalizers(TERMINATION_FINALIZER)
                 .endMetadata()
                 .withNewSpec().withRestartPolicy(workload.restartPolicy())
-                .addNewContainer().withName("ray-" + (pod.head() ? "head" : "worker")).withImage("rayproject/ray:2.41.0").endContainer()
+                .addNewContainer().withName(containerName(pod)).withImage("rayproject/ray:2.41.0").endContainer()
                 .endSpec()
                 .withNewStatus().withPhase("Pending").endStatus().build()).create();
         pods.put(pod.name, pod);
@@ -308,21 +314,34 @@ final class Kubelet implements RaySim.Containers {
         status(pod, "True", null, false);
     }
 
+    /**
+     * Writes the pod's status as the kubelet's status manager does: one patch of the pod's {@code status} subresource
+     * (kubernetes {@code pkg/util/pod/pod.go}, {@code PatchPodStatus}). There it is a strategic merge patch, which the mock
+     * server does not take (and its JSON merge patches append to lists rather than replace them), so here a JSON Patch
+     * sets the phase, the conditions and the container statuses whole: what the kubelet's patch leaves the pod with. The
+     * real status manager reads the pod first, to merge its status with what others wrote there; nothing else writes a
+     * simulated pod's status, so this kubelet's record is the whole of it and the read is left out, which spares a
+     * fleet's API server one call in every two the kubelets made.
+     */
     private void status(SimPod pod, String scheduled, String reason, boolean ready) {
-        client.pods().inNamespace(namespace).withName(pod.name).edit(object -> {
-            object.getStatus().setPhase(pod.phase);
-            object.getStatus().setConditions(List.of(
-                    new PodConditionBuilder().withType("PodScheduled").withStatus(scheduled).withReason(reason).build(),
-                    new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build()));
-            object.getStatus().setContainerStatuses(List.of(new ContainerStatusBuilder()
-                    .withName(object.getSpec().getContainers().get(0).getName()).withReady(ready).withRestartCount(pod.restarts)
-                    .withNewState().editOrNewWaiting().withReason(ready ? null : waitingReason(pod)).endWaiting().endState().build()));
-            if (ready) {
-                object.getStatus().getContainerStatuses().get(0).setState(new io.fabric8.kubernetes.api.model.ContainerStateBuilder()
-                        .withNewRunning().withStartedAt(Instant.now().toString()).endRunning().build());
-            }
-            return object;
-        });
+        ContainerState state = ready
+                ? new ContainerStateBuilder().withNewRunning().withStartedAt(Instant.now().toString()).endRunning().build()
+                : new ContainerStateBuilder().withNewWaiting().withReason(waitingReason(pod)).endWaiting().build();
+        List<PodCondition> conditions = List.of(
+                new PodConditionBuilder().withType("PodScheduled").withStatus(scheduled).withReason(reason).build(),
+                new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build());
+        List<ContainerStatus> containers = List.of(new ContainerStatusBuilder().withName(containerName(pod)).withReady(ready)
+                .withRestartCount(pod.restarts).withState(state).build());
+        List<Map<String, Object>> patch = List.of(
+                Map.of("op", "add", "path", "/status/phase", "value", pod.phase),
+                Map.of("op", "add", "path", "/status/conditions", "value", conditions),
+                Map.of("op", "add", "path", "/status/containerStatuses", "value", containers));
+        client.pods().inNamespace(namespace).withName(pod.name).subresource("status")
+                .patch(PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(patch));
+    }
+
+    private static String containerName(SimPod pod) {
+        return "ray-" + (pod.head() ? "head" : "worker");
     }
 
     private static String waitingReason(SimPod pod) {
