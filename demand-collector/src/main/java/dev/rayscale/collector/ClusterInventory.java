@@ -79,10 +79,8 @@ public class ClusterInventory {
 
     /** The informers' readers, built off the event loop ({@link ClusterReaders}); the collector is not ready before the informers sync anyway. */
     private void readersReady() {
-        try {
-            ClusterReaders.build(client);
-        } catch (RuntimeException e) {
-            LOG.debugf("could not build the informers' readers ahead (%s); their first list builds them", e.getMessage());
+        if (!new ClusterReaders(client).build()) {
+            LOG.debugf("could not build the informers' readers ahead; their first list builds them");
         }
     }
 

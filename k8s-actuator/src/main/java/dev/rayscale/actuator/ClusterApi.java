@@ -1,6 +1,7 @@
 package dev.rayscale.actuator;
 
 import dev.rayscale.actuator.core.ObservedCluster;
+import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -47,15 +48,27 @@ public class ClusterApi {
     }
 
     private final KubernetesClient client;
+    private final ClusterReaders readers;
     private final ActuatorConfig config;
 
     public ClusterApi(KubernetesClient client, ActuatorConfig config) {
         this.client = client;
+        this.readers = new ClusterReaders(client);
         this.config = config;
+    }
+
+    /**
+     * Builds the client's readers of RayClusters and pods (the warm-up does, ahead of the first decision). Every call
+     * below waits for them first, on its own thread: asked for while the warm-up builds them, its answer would wait for
+     * them on the event loop ({@link ClusterReaders}).
+     */
+    boolean buildReaders() {
+        return readers.build();
     }
 
     /** The RayCluster and, if asked, its pods; null if the RayCluster does not exist. */
     Observation observe(String namespace, String name, boolean withPods) {
+        buildReaders();
         RayCluster cluster = retrying(() -> client.resources(RayCluster.class).inNamespace(namespace).withName(name).get());
         if (cluster == null) {
             return null;
@@ -69,10 +82,12 @@ public class ClusterApi {
     }
 
     private List<Pod> podsOf(String namespace, String name) {
+        buildReaders();
         return retrying(() -> client.pods().inNamespace(namespace).withLabel(RayLabels.CLUSTER, name).list()).getItems();
     }
 
     public PatchOutcome patch(String namespace, String name, String jsonPatch) {
+        buildReaders();
         try {
             RayCluster patched = client.resources(RayCluster.class).inNamespace(namespace).withName(name)
                     .patch(PatchContext.of(PatchType.JSON), jsonPatch);

@@ -1,6 +1,5 @@
 package dev.rayscale.actuator;
 
-import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.service.BackgroundWarmup;
@@ -25,14 +24,18 @@ public class Warmup {
     /** RayClusters read to find an opted-in one: only such a cluster's GCS is Rayscale's to call. */
     private static final long SAMPLE = 50;
 
-    void warm(@Observes StartupEvent event, KubernetesClient client, ClusterReports reports) {
+    void warm(@Observes StartupEvent event, KubernetesClient client, ClusterApi api, ClusterReports reports) {
         BackgroundWarmup.start("actuator-warmup", List.of(
                 new BackgroundWarmup.Step("the event codecs", () -> {
                     EventCodec.DECISIONS.warmUp();
                     EventCodec.ACTUATIONS.warmUpWriting();
                 }),
                 // Before the page below is read: on the event loop they would block it (ClusterReaders).
-                new BackgroundWarmup.Step("the readers of RayClusters and pods", () -> ClusterReaders.build(client)),
+                new BackgroundWarmup.Step("the readers of RayClusters and pods", () -> {
+                    if (!api.buildReaders()) {
+                        throw new IllegalStateException("building them failed");
+                    }
+                }),
                 new BackgroundWarmup.Step("the Kubernetes API and the GCS", () -> client.resources(RayCluster.class).inAnyNamespace()
                         .list(new ListOptionsBuilder().withLimit(SAMPLE).build()).getItems().stream()
                         .filter(cluster -> Annotations.optedIn(cluster.getMetadata().getAnnotations())).findFirst()
