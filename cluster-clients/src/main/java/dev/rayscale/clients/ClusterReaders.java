@@ -15,7 +15,7 @@ import io.ray.v1.RayCluster;
 public final class ClusterReaders {
 
     private final KubernetesClient client;
-    private boolean tried;
+    private volatile boolean tried;
     private boolean built;
 
     public ClusterReaders(KubernetesClient client) {
@@ -23,22 +23,31 @@ public final class ClusterReaders {
     }
 
     /**
-     * Builds them on the first call; later calls return at once, or wait while the first is still building. False if
-     * building failed: the first answer of each type then builds its reader, as it would have anyway.
+     * Builds them on the first call; later calls return at once (without a lock: every Kubernetes call of the actuator
+     * makes one), or wait while the first is still building. False if building failed: the first answer of each type
+     * then builds its reader, as it would have anyway.
      */
-    public synchronized boolean build() {
+    public boolean build() {
         if (!tried) {
-            tried = true;
-            try {
-                var serialization = client.getKubernetesSerialization();
-                serialization.unmarshal("{}", RayCluster.class);
-                serialization.unmarshal("{\"items\":[{}]}", PodList.class);
-                serialization.unmarshal("{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}}", WatchEvent.class);
-                built = true;
-            } catch (RuntimeException failed) {
-                // Said by the false below.
+            synchronized (this) {
+                if (!tried) {
+                    built = buildNow();
+                    tried = true;
+                }
             }
         }
         return built;
+    }
+
+    private boolean buildNow() {
+        try {
+            var serialization = client.getKubernetesSerialization();
+            serialization.unmarshal("{}", RayCluster.class);
+            serialization.unmarshal("{\"items\":[{}]}", PodList.class);
+            serialization.unmarshal("{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}}", WatchEvent.class);
+            return true;
+        } catch (RuntimeException failed) {
+            return false;
+        }
     }
 }
