@@ -3,17 +3,12 @@ package dev.rayscale.collector;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.service.Causes;
 import dev.rayscale.service.EventOutbox;
+import dev.rayscale.service.Unsettled;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
@@ -32,7 +27,7 @@ public class SnapshotPublisher {
     private final CollectorMetrics metrics;
     private final ClusterWarnings warnings;
     /** Snapshots handed to the producer and not yet acknowledged: what shutting down waits for. */
-    private final Set<CompletableFuture<Void>> unacknowledged = ConcurrentHashMap.newKeySet();
+    private final Unsettled unacknowledged = new Unsettled();
 
     public SnapshotPublisher(@Channel(CollectorChannels.SNAPSHOTS) Emitter<ClusterSnapshot> emitter, CollectorMetrics metrics,
             ClusterWarnings warnings) {
@@ -43,10 +38,7 @@ public class SnapshotPublisher {
 
     /** Completes when the broker has the snapshot of {@code cluster}, observed at {@code observedAt}. */
     public CompletionStage<Void> publish(ClusterSnapshot snapshot, RayCluster cluster, Instant observedAt) {
-        CompletableFuture<Void> sending = outbox.publish(snapshot).toCompletableFuture();
-        unacknowledged.add(sending);
-        return sending.whenComplete((sent, failure) -> {
-            unacknowledged.remove(sending);
+        return unacknowledged.track(outbox.publish(snapshot)).whenComplete((sent, failure) -> {
             if (failure == null) {
                 metrics.published(Duration.between(observedAt, Instant.now()));
                 return;
@@ -66,14 +58,8 @@ public class SnapshotPublisher {
 
     /** Waits, at most {@code patience}, until the broker has acknowledged or refused every snapshot handed to it. */
     void awaitAcknowledged(Duration patience) {
-        try {
-            CompletableFuture.allOf(unacknowledged.toArray(CompletableFuture[]::new)).get(patience.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException refused) {
-            // Each refusal is reported where it completes.
-        } catch (TimeoutException late) {
+        if (!unacknowledged.await(patience)) {
             LOG.warnf("%d snapshot(s) not acknowledged after %s; stopping without them", unacknowledged.size(), patience);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -86,6 +86,7 @@ public class DecisionConsumer {
                     + "next reader", InFlight.PATIENCE);
         }
         inFlight.stop();
+        inbox.settle(InFlight.PATIENCE);
     }
 
     /**

@@ -71,9 +71,13 @@ public class SnapshotConsumer {
         return inFlight.consume(batch.getRecords().size(), () -> handle(batch.getRecords()));
     }
 
-    /** While the beans that planning calls are still there: the batches under way end, and no new one starts. */
+    /**
+     * While the beans that planning calls are still there: the batches under way end, no new one starts, and the decisions
+     * on their way reach the broker, so that their snapshots are acknowledged before the consumer commits and closes.
+     */
     void drain(@Observes ShutdownEvent event) {
         inFlight.stop();
+        inbox.settle(InFlight.PATIENCE);
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.rayscale.events.codec.InvalidEventException;
 import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,8 @@ public final class EventInbox<T extends RayscaleEvent> {
     private final java.util.concurrent.atomic.AtomicInteger deadLettersInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger handlingInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final int pipelined;
+    /** Records handed in and not yet acknowledged or set aside: what stopping waits for. */
+    private final Unsettled unsettled = new Unsettled();
 
     /** An inbox whose {@link #deliver} completes only when the handler's work is done (and the record acknowledged). */
     public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter) {
@@ -128,15 +131,29 @@ public final class EventInbox<T extends RayscaleEvent> {
             handled = CompletableFuture.failedFuture(failure);
         }
         boolean letNextIn = handlingInFlight.incrementAndGet() <= pipelined;
-        CompletionStage<Void> settled = handled.handle((ignored, failure) -> failure).thenCompose(failure -> {
+        CompletionStage<Void> settled = unsettled.track(handled.handle((ignored, failure) -> failure).thenCompose(failure -> {
             if (failure == null) {
                 count(ACCEPTED);
                 return record.ack();
             }
             LOG.errorf(failure, "handling %s %s failed", event.getClass().getSimpleName(), event.id());
             return setAside(record, kafka, failure, FAILED);
-        }).whenComplete((done, failure) -> handlingInFlight.decrementAndGet());
+        }).whenComplete((done, failure) -> handlingInFlight.decrementAndGet()));
         return letNextIn ? CompletableFuture.completedFuture(null) : settled;
+    }
+
+    /**
+     * At shutdown, once no more records come in: waits, at most {@code patience}, until each record handed in is
+     * acknowledged (its output on the broker) or set aside. One that is not by then is read again by the partition's next
+     * reader. Says whether they all were.
+     */
+    public boolean settle(Duration patience) {
+        boolean settled = unsettled.await(patience);
+        if (!settled) {
+            LOG.warnf("stopping with %d record(s) still waiting for their output after %s; the partition's next reader reads them again",
+                    unsettled.size(), patience);
+        }
+        return settled;
     }
 
     /** A record as {@linkplain #read(Message) read}: its event, or (event empty) what made it unreadable. */
@@ -175,14 +192,14 @@ public final class EventInbox<T extends RayscaleEvent> {
         count(outcome);
         LOG.warnf("record %s set aside on the dead-letter topic: %s", DeadLetters.position(kafka), reason.getMessage());
         boolean pipelined = deadLettersInFlight.incrementAndGet() <= PIPELINED_DEAD_LETTERS;
-        CompletionStage<Void> settled = deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
+        CompletionStage<Void> settled = unsettled.track(deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
             deadLettersInFlight.decrementAndGet();
             if (failure == null) {
                 return record.ack();
             }
             LOG.errorf(failure, "record %s could not be set aside; it will be read again", DeadLetters.position(kafka));
             return record.nack(failure);
-        });
+        }));
         return pipelined ? CompletableFuture.completedFuture(null) : settled;
     }
 

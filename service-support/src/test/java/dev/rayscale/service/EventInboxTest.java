@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -141,6 +142,28 @@ class EventInboxTest {
         assertThat(acks).allMatch(AtomicBoolean::get);
         assertThat(stages.get(2).toCompletableFuture()).isCompleted();
         assertThat(registry.counter("test.pipelined", "outcome", "accepted").count()).isEqualTo(3);
+    }
+
+    /** Stopping waits for the records whose output or dead letter is still on its way, so that they are acknowledged before the consumer commits. */
+    @Test
+    void settlingWaitsForEveryOutputAndDeadLetterOnItsWay() {
+        EventInbox<ScaleDecision> pipelined = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(topic), registry, "test.settling", 2);
+        CompletableFuture<Void> output = new CompletableFuture<>();
+        AtomicBoolean handledAcked = new AtomicBoolean();
+        AtomicBoolean setAsideAcked = new AtomicBoolean();
+        topic.holding.set(true);
+        pipelined.deliver(record(decision(), headers(), "default/raycluster-autoscaler", handledAcked, new AtomicBoolean()), d -> output);
+        pipelined.deliver(record("not json".getBytes(StandardCharsets.UTF_8), headers(), "default/raycluster-autoscaler", setAsideAcked,
+                new AtomicBoolean()), d -> done());
+
+        assertThat(pipelined.settle(Duration.ofMillis(50))).as("an output and a dead letter on their way").isFalse();
+        output.complete(null);
+        assertThat(pipelined.settle(Duration.ofMillis(50))).as("the dead letter still on its way").isFalse();
+        topic.release();
+
+        assertThat(pipelined.settle(Duration.ofSeconds(30))).isTrue();
+        assertThat(handledAcked).isTrue();
+        assertThat(setAsideAcked).isTrue();
     }
 
     private record Delivery(boolean acked, boolean nacked) {
