@@ -47,11 +47,11 @@ public final class EventInbox<T extends RayscaleEvent> {
     private final DeadLetters deadLetters;
     private final MeterRegistry registry;
     private final String meter;
-    private final java.util.concurrent.atomic.AtomicInteger deadLettersInFlight = new java.util.concurrent.atomic.AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicInteger handlingInFlight = new java.util.concurrent.atomic.AtomicInteger();
     private final int pipelined;
-    /** Records handed in and not yet acknowledged or set aside: what stopping waits for. */
-    private final Unsettled unsettled = new Unsettled();
+    /** Records handed to their handler and not yet acknowledged or set aside: bounded by {@link #pipelined}, waited for when stopping. */
+    private final Unsettled handling = new Unsettled();
+    /** Records whose dead letter is on its way: bounded by {@link #PIPELINED_DEAD_LETTERS}, waited for when stopping. */
+    private final Unsettled settingAside = new Unsettled();
 
     /** An inbox whose {@link #deliver} completes only when the handler's work is done (and the record acknowledged). */
     public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter) {
@@ -130,16 +130,15 @@ public final class EventInbox<T extends RayscaleEvent> {
             // An Error left uncaught would leave the record unacked and the partition stalled behind it.
             handled = CompletableFuture.failedFuture(failure);
         }
-        boolean letNextIn = handlingInFlight.incrementAndGet() <= pipelined;
-        CompletionStage<Void> settled = unsettled.track(handled.handle((ignored, failure) -> failure).thenCompose(failure -> {
+        CompletionStage<Void> settled = handling.track(handled.handle((ignored, failure) -> failure).thenCompose(failure -> {
             if (failure == null) {
                 count(ACCEPTED);
                 return record.ack();
             }
             LOG.errorf(failure, "handling %s %s failed", event.getClass().getSimpleName(), event.id());
             return setAside(record, kafka, failure, FAILED);
-        }).whenComplete((done, failure) -> handlingInFlight.decrementAndGet()));
-        return letNextIn ? CompletableFuture.completedFuture(null) : settled;
+        }));
+        return handling.size() <= pipelined ? CompletableFuture.completedFuture(null) : settled;
     }
 
     /**
@@ -148,10 +147,10 @@ public final class EventInbox<T extends RayscaleEvent> {
      * reader. Says whether they all were.
      */
     public boolean settle(Duration patience) {
-        boolean settled = unsettled.await(patience);
+        boolean settled = handling.await(patience) & settingAside.await(patience);
         if (!settled) {
             LOG.warnf("stopping with %d record(s) still waiting for their output after %s; the partition's next reader reads them again",
-                    unsettled.size(), patience);
+                    handling.size() + settingAside.size(), patience);
         }
         return settled;
     }
@@ -191,16 +190,14 @@ public final class EventInbox<T extends RayscaleEvent> {
     private CompletionStage<Void> setAside(Message<byte[]> record, IncomingKafkaRecordMetadata<?, ?> kafka, Throwable reason, String outcome) {
         count(outcome);
         LOG.warnf("record %s set aside on the dead-letter topic: %s", DeadLetters.position(kafka), reason.getMessage());
-        boolean pipelined = deadLettersInFlight.incrementAndGet() <= PIPELINED_DEAD_LETTERS;
-        CompletionStage<Void> settled = unsettled.track(deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
-            deadLettersInFlight.decrementAndGet();
+        CompletionStage<Void> settled = settingAside.track(deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
             if (failure == null) {
                 return record.ack();
             }
             LOG.errorf(failure, "record %s could not be set aside; it will be read again", DeadLetters.position(kafka));
             return record.nack(failure);
         }));
-        return pipelined ? CompletableFuture.completedFuture(null) : settled;
+        return settingAside.size() <= PIPELINED_DEAD_LETTERS ? CompletableFuture.completedFuture(null) : settled;
     }
 
     private void count(String outcome) {
