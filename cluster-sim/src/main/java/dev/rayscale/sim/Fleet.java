@@ -114,13 +114,17 @@ public final class Fleet implements AutoCloseable {
         long busy = 0;
         long gcs = 0;
         long operator = 0;
+        long forced = 0;
+        long busyForced = 0;
         for (ClusterSimulator cluster : clusters.values()) {
             ClusterSimulator.Invariants invariants = cluster.invariants();
             busy += invariants.busyDeletions();
             gcs += invariants.gcsCrashes();
             operator += invariants.operatorDeletions();
+            forced += invariants.deletionsForcedByLoss();
+            busyForced += invariants.busyDeletionsForcedByLoss();
         }
-        return new ClusterSimulator.Invariants(busy, gcs, operator);
+        return new ClusterSimulator.Invariants(busy, gcs, operator, forced, busyForced);
     }
 
     @Override

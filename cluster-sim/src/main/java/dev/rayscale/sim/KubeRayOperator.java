@@ -9,6 +9,7 @@ import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,7 +37,12 @@ import java.util.function.DoubleSupplier;
  *       pass without error (B9.34).</li>
  * </ol>
  * Deletions the operator chooses itself (the list-order ones) are counted and told, with the spec and pods that led to
- * them: with Rayscale they must never happen.
+ * them: with Rayscale they must never happen — but for one race no client can close. A pod a patch names may be lost
+ * (force-deleted, its node gone) after the client read the pods for that patch and before the operator sees it; the
+ * operator, still on the old {@code replicas}, replaces it, and then finds one pod more than the new {@code replicas}
+ * and deletes one of its choice. Kubernetes offers no write that fails when another object changed, and the operator
+ * acts on the pod's deletion at once. Such deletions, told apart by when Rayscale last read the pods
+ * ({@link RayscaleRequests}) and when the pod was lost, are counted as forced by the loss, not as the client's doing.
  */
 final class KubeRayOperator {
 
@@ -63,16 +69,22 @@ final class KubeRayOperator {
     private final DoubleSupplier clock;
     private final Consumer<String> happened;
     private final ClusterEvents events;
+    private final RayscaleRequests requests;
     private final Map<String, List<Expectation>> expectations = new HashMap<>();
+    /** Lost pods that already explained a deletion forced by their loss: each explains one. */
+    private final Set<String> lossesExplained = new HashSet<>();
     private long chosenDeletions;
+    private long deletionsForcedByLoss;
     private boolean suspended;
     private String replicaFailure;
 
-    KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, DoubleSupplier clock, Consumer<String> happened) {
+    KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, RayscaleRequests requests, DoubleSupplier clock,
+            Consumer<String> happened) {
         this.client = client;
         this.namespace = namespace;
         this.name = name;
         this.kubelet = kubelet;
+        this.requests = requests;
         this.clock = clock;
         this.happened = happened;
         this.events = new ClusterEvents(client, "kuberay-operator");
@@ -161,9 +173,9 @@ final class KubeRayOperator {
             }
         } else if (diff < 0) {
             // In-tree autoscaling off: "random" deletion, the first -diff pods as listed (B6.27).
-            choose(group, -diff, remaining.stream().map(pod -> pod.name).toList());
+            boolean forced = choose(group, -diff, remaining.stream().map(pod -> pod.name).toList());
             for (int i = 0; i < -diff; i++) {
-                kubelet.delete(remaining.get(i).name);
+                kubelet.delete(remaining.get(i).name, forced);
                 expect(groupName, remaining.get(i).name, false);
             }
         }
@@ -208,19 +220,34 @@ final class KubeRayOperator {
                 expect(groupName, create(groupName, replica, index, host), true);
             }
         }
-        if (create < 0) {
-            choose(group, -create * hosts, valid);
-        }
+        boolean forced = create < 0 && choose(group, -create * hosts, valid);
         for (int r = 0; r < -create; r++) {
-            deleteAll(groupName, replicas.get(valid.get(r)));
+            deleteAll(groupName, replicas.get(valid.get(r)), forced);
         }
     }
 
-    /** Counts and tells deletions of the operator's own choosing, with what it counted. */
-    private void choose(WorkerGroupSpecs group, int pods, List<String> counted) {
-        chosenDeletions += pods;
-        happened.accept("the operator deletes " + pods + " pod(s) of group " + group.getGroupName() + " of its own choice: replicas "
-                + group.getReplicas() + ", workersToDelete " + workersToDelete(group) + ", counted " + counted);
+    /**
+     * Counts and tells deletions of the operator's own choosing, with what it counted; true if they are forced by the loss
+     * of pods the last patch named, each lost after Rayscale read the pods for that patch. Pods are counted one by one, so
+     * in a multi-host group, where one lost host costs a whole replica, such deletions count as chosen: stricter, never laxer.
+     */
+    private boolean choose(WorkerGroupSpecs group, int pods, List<String> counted) {
+        long podsRead = requests.podsListedBeforeLastPatch(namespace, name);
+        List<String> lostUnseen = workersToDelete(group).stream()
+                .filter(pod -> !lossesExplained.contains(pod) && kubelet.lostAfter(pod, podsRead)).toList();
+        boolean forced = lostUnseen.size() >= pods;
+        String what = "the operator deletes " + pods + " pod(s) of group " + group.getGroupName() + " of its own choice: replicas "
+                + group.getReplicas() + ", workersToDelete " + workersToDelete(group) + ", counted " + counted;
+        if (forced) {
+            lossesExplained.addAll(lostUnseen.subList(0, pods));
+            deletionsForcedByLoss += pods;
+            happened.accept(what + " — forced: " + lostUnseen.subList(0, pods) + " were lost after Rayscale last read the pods,"
+                    + " and replaced before the operator saw them named");
+        } else {
+            chosenDeletions += pods;
+            happened.accept(what);
+        }
+        return forced;
     }
 
     private String create(String group, String replica, Integer index, Integer host) {
@@ -237,8 +264,12 @@ final class KubeRayOperator {
     }
 
     private void deleteAll(String group, List<Kubelet.SimPod> pods) {
+        deleteAll(group, pods, false);
+    }
+
+    private void deleteAll(String group, List<Kubelet.SimPod> pods, boolean forcedByLoss) {
         for (Kubelet.SimPod pod : pods) {
-            kubelet.delete(pod.name);
+            kubelet.delete(pod.name, forcedByLoss);
             expect(group, pod.name, false);
         }
     }
@@ -307,5 +338,9 @@ final class KubeRayOperator {
 
     long chosenDeletions() {
         return chosenDeletions;
+    }
+
+    long deletionsForcedByLoss() {
+        return deletionsForcedByLoss;
     }
 }

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +106,10 @@ final class Kubelet implements RaySim.Containers {
     /** The ray processes that ended, reported by Ray from its own threads and handled on the kubelet's. */
     private final Queue<Map.Entry<String, Boolean>> exits = new ConcurrentLinkedQueue<>();
     private long busyDeletions;
+    /** Busy pods the operator deleted by its own choice because a named pod was lost unseen (see {@link KubeRayOperator}). */
+    private long busyDeletionsForcedByLoss;
+    /** Pods force-deleted (lost with their node), and when, on the JVM's monotonic clock once they were gone. */
+    private final Map<String, Long> lostAt = new HashMap<>();
 
     Kubelet(KubernetesClient client, String namespace, String cluster, Workload workload, RaySim ray, NodePool pool, DoubleSupplier clock,
             long seed) {
@@ -176,6 +181,14 @@ final class Kubelet implements RaySim.Containers {
 
     /** A graceful delete: terminating until its grace period ends. False if there is no such pod (NotFound). */
     synchronized boolean delete(String name) {
+        return delete(name, false);
+    }
+
+    /**
+     * As {@link #delete(String)}; {@code forcedByLoss} when the operator deletes a pod of its own choice that no client could
+     * have kept ({@link KubeRayOperator}): counted apart if it ran work.
+     */
+    synchronized boolean delete(String name, boolean forcedByLoss) {
         SimPod pod = pods.get(name);
         if (pod == null) {
             return false;
@@ -183,7 +196,11 @@ final class Kubelet implements RaySim.Containers {
         if (pod.terminating) {
             return true;
         }
-        countIfBusy(pod);
+        if (forcedByLoss && ray.busy(pod.name)) {
+            busyDeletionsForcedByLoss++;
+        } else {
+            countIfBusy(pod);
+        }
         pod.terminating = true;
         pod.goneAt = clock.getAsDouble() + workload.terminationSeconds();
         pool.release(pod.name);
@@ -201,6 +218,14 @@ final class Kubelet implements RaySim.Containers {
         countIfBusy(pod);
         remove(pod);
         ray.stopPod(pod.name, false);
+        lostAt.put(name, System.nanoTime());
+    }
+
+    /** Whether {@code name} was force-deleted, and gone, after {@code nanoTime} ({@code Long.MIN_VALUE}: ever). */
+    synchronized boolean lostAfter(String name, long nanoTime) {
+        Long lost = lostAt.get(name);
+        // nanoTime values compare only by their difference; the sentinel would overflow it.
+        return lost != null && (nanoTime == Long.MIN_VALUE || lost - nanoTime > 0);
     }
 
     private void countIfBusy(SimPod pod) {
@@ -239,6 +264,10 @@ final class Kubelet implements RaySim.Containers {
 
     synchronized long busyDeletions() {
         return busyDeletions;
+    }
+
+    synchronized long busyDeletionsForcedByLoss() {
+        return busyDeletionsForcedByLoss;
     }
 
     // ---- the kubelet ----

@@ -15,6 +15,7 @@ final class RealisticApiDispatcher extends IndexedCrudDispatcher {
 
     private final ApiFaults faults;
     private final boolean keepsEvents;
+    private final RayscaleRequests requests = new RayscaleRequests();
 
     RealisticApiDispatcher(ApiFaults faults) {
         this(faults, true);
@@ -36,13 +37,23 @@ final class RealisticApiDispatcher extends IndexedCrudDispatcher {
         if (!keepsEvents && request.getMethod().equals("POST") && EVENTS.matcher(request.getPath()).matches()) {
             return new MockResponse().setResponseCode(201).setBody(request.getBody().readUtf8());
         }
+        requests.arrived(request);
         return faults.answer(request, () -> super.dispatch(request));
+    }
+
+    /** When Rayscale last read a cluster's pods and patched its RayCluster. */
+    RayscaleRequests requests() {
+        return requests;
     }
 
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
         try {
-            return super.handlePatch(request);
+            MockResponse answer = super.handlePatch(request);
+            if (answer.code() / 100 == 2) {
+                requests.patched(request);
+            }
+            return answer;
         } catch (RuntimeException failed) {
             String message = String.valueOf(failed.getMessage()).replace("\"", "'");
             return new MockResponse().setResponseCode(422).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","

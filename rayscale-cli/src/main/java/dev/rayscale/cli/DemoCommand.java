@@ -32,8 +32,9 @@ import picocli.CommandLine.Spec;
                 + "server with a simulated KubeRay operator and Ray cluster, and the three services; plays a workload; prints the "
                 + "timeline and every decision; writes an HTML report. The last line is machine-readable:",
             "  demo: peak_workers=N final_workers=M busy_deletions=K time_to_capacity_s=T gcs_crashes=C operator_deletions=D "
-                + "applied_twice=A lost=L dlq=Q",
-            "Exit status 0 only if the cluster settled and no invariant broke: no pod deleted while running work (by anyone),",
+                + "applied_twice=A lost=L dlq=Q forced_by_loss=F",
+            "Exit status 0 only if the cluster settled and no invariant broke: no pod deleted while running work (by anyone; the",
+            "operator's deletions forced by a named pod lost after Rayscale's last read are told apart, as forced_by_loss),",
             "no GCS crashed by a client, no pod deleted by the operator's own choice, no decision applied twice or left",
             "without a result, every poison record dead-lettered, every injected fault caught up with, no unexpected ERROR.",
             "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait, head-restart, "

@@ -77,6 +77,8 @@ final class HtmlReport {
                 + row("pods deleted while running work", summary.busyDeletions())
                 + row("GCS crashes caused by a client", summary.gcsCrashes())
                 + row("pods the operator deleted by its own choice", summary.operatorDeletions())
+                + row("of its own choice, forced by a named pod lost after Rayscale read the pods (running work)",
+                        summary.forcedByLoss().pods() + " (" + summary.forcedByLoss().busy() + ")")
                 + row("demand to first patch", String.format(Locale.ROOT, "%.1f s", summary.timeToFirstPatchSeconds()))
                 + row("demand to full capacity (no task waiting)", String.format(Locale.ROOT, "%.1f s", summary.timeToCapacitySeconds()))
                 + row("worker-seconds used / needed by the work", String.format(Locale.ROOT, "%.0f / %.0f", summary.workerSeconds(),

@@ -27,6 +27,9 @@ import java.util.stream.Collectors;
  * @param busyDeletions pods deleted by anyone while their raylet ran work
  * @param gcsCrashes GCS processes a client's read made exit
  * @param operatorDeletions pods the KubeRay operator deleted by its own choice
+ * @param forcedByLoss pods the operator deleted by its own choice, forced by the loss of a pod the last patch named after
+ *     Rayscale read the pods for it (a race no client can close; {@link ClusterSimulator.Invariants}), and of them, how many
+ *     ran work; counted in neither figure above
  * @param outcomes actuation results by outcome
  * @param appliedTwice decisions with more than one APPLIED result
  * @param lost decisions that got no result at all
@@ -41,6 +44,7 @@ public record Summary(
         long busyDeletions,
         long gcsCrashes,
         long operatorDeletions,
+        ForcedByLoss forcedByLoss,
         double timeToFirstPatchSeconds,
         double timeToCapacitySeconds,
         double workerSeconds,
@@ -86,11 +90,16 @@ public record Summary(
         deadLetters.stream().filter(letter -> counted.add(letter.topic() + "-" + letter.partition() + "@" + letter.offset()))
                 .forEach(letter -> setAside.merge(letter.poisonKind() != null ? letter.poisonKind()
                 : letter.cause() == null ? "unknown" : letter.cause().substring(letter.cause().lastIndexOf('.') + 1), 1, Integer::sum));
-        return new Summary(peak, last, invariants.busyDeletions(), invariants.gcsCrashes(), invariants.operatorDeletions(), firstPatchAt - firstDemandAt, capacity, workerSeconds,
+        return new Summary(peak, last, invariants.busyDeletions(), invariants.gcsCrashes(), invariants.operatorDeletions(),
+                new ForcedByLoss(invariants.deletionsForcedByLoss(), invariants.busyDeletionsForcedByLoss()), firstPatchAt - firstDemandAt, capacity, workerSeconds,
                 idealWorkerSeconds(workload), decisions.size(), patches, accepted, rejected, ray.completedTasks(), infeasible, settled,
                 Map.copyOf(outcomes), (int) applied.values().stream().filter(n -> n > 1).count(),
                 (int) decisions.stream().filter(d -> !answered.contains(d.id())).count(), Map.copyOf(setAside), poisonNotDeadLettered,
                 List.copyOf(faults));
+    }
+
+    /** Pods the operator deleted forced by a loss no client could see in time, and how many of them ran work. */
+    public record ForcedByLoss(long pods, long busy) {
     }
 
     /** Every record set aside. */
@@ -139,9 +148,9 @@ public record Summary(
     /** The machine-readable last line of {@code ./rayscale demo}; a time never reached is -1. */
     public String line() {
         return String.format(Locale.ROOT, "demo: peak_workers=%d final_workers=%d busy_deletions=%d time_to_capacity_s=%.0f gcs_crashes=%d "
-                + "operator_deletions=%d applied_twice=%d lost=%d dlq=%d", peakWorkers, finalWorkers, busyDeletions,
+                + "operator_deletions=%d applied_twice=%d lost=%d dlq=%d forced_by_loss=%d", peakWorkers, finalWorkers, busyDeletions,
                 Double.isNaN(timeToCapacitySeconds) ? -1 : timeToCapacitySeconds, gcsCrashes, operatorDeletions, appliedTwice, lost,
-                deadLetteredTotal());
+                deadLetteredTotal(), forcedByLoss.pods());
     }
 
     /** True if no invariant was broken: no busy pod deleted, no GCS crashed, no pod chosen by the operator. */
