@@ -187,13 +187,14 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /**
-     * Submits {@code count} tasks of {@code shape}, each running {@code seconds}, now; returns the GCS state version
-     * read last: the first read with a higher {@code cluster_resource_state_version} is the first that sees them (every
-     * read bumps the version, fact A1.2).
+     * Submits {@code count} tasks of {@code shape}, each running {@code seconds}, now. The GCS learns of them at its next
+     * pull of the raylets' loads (fact A3.16); {@code pulled} is then told, on the simulator's thread, the GCS state version
+     * read last before that pull: the first read with a higher {@code cluster_resource_state_version} is the first that
+     * sees them (every read bumps the version, fact A1.2).
      */
-    public long submitTasks(dev.rayscale.events.Resources shape, long count, double seconds) {
+    public void submitTasks(dev.rayscale.events.Resources shape, long count, double seconds, java.util.function.LongConsumer pulled) {
         firstDemandAt = Double.isNaN(firstDemandAt) ? workloadSeconds() : firstDemandAt;
-        return ray.submitTasks(shape, count, seconds);
+        ray.submitTasks(shape, count, seconds, pulled);
     }
 
     /** Worker pods that are not terminating (each can run work, now or once started), and tasks queued or running. */

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongConsumer;
 
 /**
  * Ray in the simulated cluster, as Ray's source code behaves (facts A1 to A5 of the shared
@@ -43,8 +44,13 @@ import java.util.function.DoubleSupplier;
  *       (A3.11); an alive one is asked: IDLE_TERMINATION only if idle, PREEMPTION always (A3.13); an idle
  *       node that accepts exits at once and is DEAD, never DRAINING (A3.14); DRAINING is what a busy
  *       draining raylet reports, at the GCS's next load poll (A3.16).</li>
+ *   <li><b>The load poll</b> (A3.16): once a second the GCS pulls every raylet's load and usage together, and its
+ *       autoscaler state is what it last pulled: the tasks queued, and each alive node's status, idle time and
+ *       available resources ({@code GcsAutoscalerStateManager::GetNodeStates}); a node not yet pulled reads as it
+ *       registered, all available and RUNNING ({@code OnNodeAdd}); one that no longer answers keeps its last report.
+ *       Only DEAD, the activity strings and placement groups come from elsewhere, as they happen.</li>
  *   <li><b>Node states</b> (A4): DEAD, then DRAINING, then IDLE, then RUNNING (A3.16); idle time since the
- *       last moment nothing ran, at least 1 ms (A4.17); Ray's activity strings (A4.18); a pod deleted
+ *       last moment nothing ran, at least 1 ms, as pulled plus the time since (A4.17); Ray's activity strings (A4.18); a pod deleted
  *       gracefully unregisters its node at once, one that vanished is DEAD only after the health checks
  *       fail (A4.19); a DEAD node has only identity fields.</li>
  *   <li><b>Demand</b> (A5): pending tasks summed by shape, infeasible included (A5.21); one request per
@@ -91,6 +97,10 @@ public final class RaySim implements GcsBackend {
     private final List<ResourceRequestByCount> constraint = new ArrayList<>();
     private final LinkedHashMap<String, Raylet> dead = new LinkedHashMap<>();
     private double lastLoadPoll;
+    /** The queued tasks by shape as the GCS's last pull of the raylets' loads found them (A3.16, A5.21). */
+    private Map<Resources, Long> pulledLoad = Map.of();
+    /** Told, at the next pull, the state version read last before it: a read with a higher version sees what came before. */
+    private final List<LongConsumer> awaitingPull = new ArrayList<>();
     // The raylets the GCS knows alive, by node id.
     private final Map<String, Raylet> alive = new LinkedHashMap<>();
     // The work.
@@ -116,6 +126,7 @@ public final class RaySim implements GcsBackend {
         dead.clear();
         constraint.clear();
         held = null;
+        pulledLoad = Map.of();
         version = 0;
         sessions++;
         sessionName = String.format("session_sim_%d_%d", sessions, 1000 + random.nextInt(9000));
@@ -240,10 +251,18 @@ public final class RaySim implements GcsBackend {
 
     // ---- Work ----
 
-    /** Queues the tasks; returns the GCS state version read last, so that a read with a higher version is one that sees them. */
-    public synchronized long submitTasks(Resources shape, long count, double seconds) {
+    /** Queues the tasks at a raylet; the GCS learns of them at its next pull of the raylets' loads (A3.16). */
+    public synchronized void submitTasks(Resources shape, long count, double seconds) {
+        submitTasks(shape, count, seconds, version -> { });
+    }
+
+    /**
+     * As {@link #submitTasks(Resources, long, double)}; {@code pulled} is told, at the pull that first carries them, the
+     * GCS state version read last before it: the first read with a higher version is the first that sees them.
+     */
+    public synchronized void submitTasks(Resources shape, long count, double seconds, LongConsumer pulled) {
         pending.add(new Batch(shape, seconds, new long[] {count}));
-        return version;
+        awaitingPull.add(pulled);
     }
 
     /** A placement group; its id is hex, as Ray's are. */
@@ -275,10 +294,6 @@ public final class RaySim implements GcsBackend {
                 exitDrained(raylet);
             }
         }
-        if (now - lastLoadPoll >= LOAD_POLL_SECONDS) {
-            lastLoadPoll = now;
-            alive.values().forEach(raylet -> raylet.reportedDraining = raylet.draining);
-        }
         if (!gcsUp) {
             return;
         }
@@ -292,6 +307,23 @@ public final class RaySim implements GcsBackend {
             }
         }
         pending.removeIf(batch -> batch.remaining[0] == 0);
+        if (now - lastLoadPoll >= LOAD_POLL_SECONDS) {
+            pullLoads(now);
+        }
+    }
+
+    /**
+     * The GCS's {@code RayletLoadPulled} task (A3.16): every alive raylet's load and usage, taken together, replace what the
+     * GCS knew of it; a raylet that does not answer keeps its last report. Queued tasks are summed over them (A5.21).
+     */
+    private void pullLoads(double now) {
+        lastLoadPoll = now;
+        alive.values().stream().filter(raylet -> !raylet.unreachable).forEach(raylet -> raylet.report = raylet.reportAt(now));
+        Map<Resources, Long> load = new LinkedHashMap<>();
+        pending.forEach(batch -> load.merge(batch.shape, batch.remaining[0], Long::sum));
+        pulledLoad = load;
+        awaitingPull.forEach(pulled -> pulled.accept(version));
+        awaitingPull.clear();
     }
 
     /** A3.14: a draining raylet with nothing to do shuts itself down and unregisters: DEAD at once, its container ends cleanly. */
@@ -348,10 +380,13 @@ public final class RaySim implements GcsBackend {
         ClusterResourceState.Builder state = ClusterResourceState.newBuilder()
                 .setClusterResourceStateVersion(stateVersion).setClusterSessionName(sessionName);
         for (Raylet raylet : alive.values()) {
+            // Status, idle time and resources from the last pull (as registered before the first); activity from the
+            // node table, which the raylet's frequent usage messages keep current (GetNodeStates).
+            Raylet.Report report = raylet.report != null ? raylet.report : new Raylet.Report(raylet.total, 0, false, now);
             NodeState.Builder node = identity(raylet).setNodeStateVersion(stateVersion)
-                    .setStatus(raylet.reportedDraining ? NodeStatus.DRAINING : raylet.idle() ? NodeStatus.IDLE : NodeStatus.RUNNING)
-                    .putAllTotalResources(doubles(raylet.total)).putAllAvailableResources(doubles(raylet.available))
-                    .setIdleDurationMs(raylet.idle() ? Math.max(1, (long) ((now - raylet.idleSince) * 1000)) : 0)
+                    .setStatus(report.draining() ? NodeStatus.DRAINING : report.idleMs() > 0 ? NodeStatus.IDLE : NodeStatus.RUNNING)
+                    .putAllTotalResources(doubles(raylet.total)).putAllAvailableResources(doubles(report.available()))
+                    .setIdleDurationMs(report.idleMs() > 0 ? report.idleMs() + (long) ((now - report.at()) * 1000) : 0)
                     .addAllNodeActivity(raylet.activity()).putAllLabels(raylet.labels);
             raylet.placementGroups.forEach(gang -> node.putDynamicLabels("_PG_" + gang, ""));
             state.addNodeStates(node);
@@ -360,9 +395,7 @@ public final class RaySim implements GcsBackend {
             // A DEAD node carries its identity and status only (A4.18).
             state.addNodeStates(identity(raylet).setNodeStateVersion(stateVersion).setStatus(NodeStatus.DEAD));
         }
-        Map<Resources, Long> shapes = new LinkedHashMap<>();
-        pending.forEach(batch -> shapes.merge(batch.shape, batch.remaining[0], Long::sum));
-        shapes.forEach((shape, count) -> {
+        pulledLoad.forEach((shape, count) -> {
             if (count > 0) {
                 state.addPendingResourceRequests(ResourceRequestByCount.newBuilder()
                         .setRequest(ResourceRequest.newBuilder().putAllResourcesBundle(doubles(shape))).setCount(count));

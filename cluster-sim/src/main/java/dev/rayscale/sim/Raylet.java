@@ -32,12 +32,26 @@ final class Raylet {
     double idleSince;
     /** Accepted a drain: takes no new work, exits once idle (A3.14). */
     boolean draining;
-    /** What the raylet last reported to the GCS, refreshed by the GCS's load poll every second (A3.16). */
-    boolean reportedDraining;
+    /**
+     * What the GCS's last pull of this raylet's load got (A3.16): the autoscaler's view of the node is that, not the
+     * raylet as it is now. Null until the first pull: the GCS then reads the node as it registered (available = total,
+     * not idle: RUNNING).
+     */
+    Report report;
     /** The process is gone without unregistering: the GCS still thinks it alive until its health checks fail (A4.19). */
     boolean unreachable;
     /** When the GCS will mark an unreachable node DEAD. */
     double deadAt;
+
+    /**
+     * One {@code GetResourceLoad} reply as the GCS keeps it ({@code GcsAutoscalerStateManager::UpdateResourceLoadAndUsage}
+     * replaces the node's {@code ResourcesData} whole).
+     *
+     * @param idleMs the node's idle duration when pulled, 0 if busy, at least 1 ms if idle (A4.17)
+     * @param at when the GCS got it: it adds the time since to the idle duration it reports (A4.17)
+     */
+    record Report(Resources available, long idleMs, boolean draining, double at) {
+    }
 
     Raylet(String nodeId, String pod, String type, Resources total, Map<String, String> labels, double now) {
         this.nodeId = nodeId;
@@ -51,6 +65,11 @@ final class Raylet {
 
     boolean idle() {
         return running.isEmpty();
+    }
+
+    /** What a pull of the raylet's load gets now. */
+    Report reportAt(double now) {
+        return new Report(available, idle() ? Math.max(1, (long) ((now - idleSince) * 1000)) : 0, draining, now);
     }
 
     /** Can take new work: alive, reachable, not draining. */

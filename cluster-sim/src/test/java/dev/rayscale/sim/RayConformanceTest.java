@@ -129,6 +129,28 @@ class RayConformanceTest {
                     assertThat(f.nodesOf(pod).stream().filter(n -> id(n).equals(node)))
                             .singleElement().satisfies(n -> assertThat(n.getStatus()).isEqualTo(NodeStatus.DEAD));
                 }),
+                fact("A3.16 a node's status, usage and the tasks queued are what the last load pull got, taken together", f -> {
+                    // gcs_autoscaler_state_manager.cc: UpdateResourceLoadAndUsage replaces the node's ResourcesData with the
+                    // pulled one; GetNodeStates reads status, idle time and available resources from it, "more consistent
+                    // between usage and load" than the node table the raylet's usage messages keep.
+                    String pod = f.running("cpu", 1).get(0);
+                    f.submit(Map.of("CPU", 64.0), 1, 10);
+                    while (f.read().getPendingResourceRequestsCount() == 0) {
+                        f.advance(0.25);
+                    }
+                    f.submit(ONE_CPU, 1, 10);
+                    f.advance(0.25);
+                    assertThat(f.sim.ray().busy(pod)).as("the task runs").isTrue();
+                    NodeState asPulled = f.aliveNodeOf(pod);
+                    assertThat(asPulled.getStatus()).as("until the next pull").isEqualTo(NodeStatus.IDLE);
+                    assertThat(asPulled.getAvailableResourcesMap()).containsEntry("CPU", 1.0);
+                    assertThat(f.read().getPendingResourceRequestsList()).as("never queued at a pull")
+                            .extracting(r -> r.getRequest().getResourcesBundleMap()).containsExactly(Map.of("CPU", 64.0));
+                    f.advance(1);
+                    NodeState pulled = f.aliveNodeOf(pod);
+                    assertThat(pulled.getStatus()).isEqualTo(NodeStatus.RUNNING);
+                    assertThat(pulled.getAvailableResourcesMap().getOrDefault("CPU", 0.0)).isZero();
+                }),
                 fact("A4.17 idle time grows from the moment nothing ran, at least 1 ms; 0 while busy", f -> {
                     String pod = f.running("cpu", 1).get(0);
                     long before = f.aliveNodeOf(pod).getIdleDurationMs();
@@ -179,10 +201,12 @@ class RayConformanceTest {
                             .satisfies(n -> assertThat(n.getStatus()).isEqualTo(NodeStatus.IDLE));
                     assertThat(f.podNames("cpu")).containsExactly(pod);
                 }),
-                fact("A5.21 pending demand is summed by shape, work no node can hold included", f -> {
+                fact("A5.21 pending demand is summed by shape, work no node can hold included, once the GCS pulled it (A3.16)", f -> {
                     f.submit(ONE_CPU, 2, 10);
                     f.submit(ONE_CPU, 3, 20);
                     f.submit(Map.of("CPU", 64.0), 1, 10);
+                    assertThat(f.read().getPendingResourceRequestsList()).as("queued at a raylet, not yet pulled").isEmpty();
+                    f.advance(1);
                     assertThat(f.read().getPendingResourceRequestsList())
                             .extracting(r -> r.getRequest().getResourcesBundleMap() + "x" + r.getCount())
                             .containsExactlyInAnyOrder("{CPU=1.0}x5", "{CPU=64.0}x1");

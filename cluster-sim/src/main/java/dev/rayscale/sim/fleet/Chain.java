@@ -25,7 +25,10 @@ import java.util.stream.Stream;
  */
 public final class Chain {
 
-    /** A change of demand the bench made, at {@code atMillis} (wall clock), after the GCS had answered read {@code gcsVersion}. */
+    /**
+     * A change of demand the bench made, as the GCS got it: at {@code atMillis} (wall clock) its pull of the raylets' loads
+     * carried it, after it had answered read {@code gcsVersion}.
+     */
     public record Change(String cluster, long gcsVersion, long atMillis) {
     }
 

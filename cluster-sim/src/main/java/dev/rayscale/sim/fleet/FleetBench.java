@@ -150,8 +150,9 @@ public final class FleetBench {
     private void change(FleetLoad load, FleetLoad.Member member, ClusterSimulator cluster, Chain chain) {
         ClusterSimulator.Occupancy occupancy = cluster.occupancy();
         load.nextChange(member, occupancy.workerPods(), occupancy.tasks()).ifPresentOrElse(change -> {
-            long version = cluster.submitTasks(FleetLoad.TASK, change.tasks(), change.seconds());
-            chain.changed(new Chain.Change(cluster.clusterId(), version, System.currentTimeMillis()));
+            // The GCS state changes when its pull of the raylets' loads carries the tasks: timed from then.
+            cluster.submitTasks(FleetLoad.TASK, change.tasks(), change.seconds(),
+                    version -> chain.changed(new Chain.Change(cluster.clusterId(), version, System.currentTimeMillis())));
         }, chain::skipped);
     }
 
