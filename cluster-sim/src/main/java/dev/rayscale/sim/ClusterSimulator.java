@@ -237,6 +237,11 @@ public final class ClusterSimulator implements AutoCloseable {
         }
     }
 
+    /** The GCS's pull of the raylets' loads, if due (fact A3.16): a fleet runs it apart from the ticks it falls behind on. */
+    void pullLoadsIfDue() {
+        ray.pullLoadsIfDue();
+    }
+
     private void tickSafely() {
         try {
             tick();

@@ -26,6 +26,8 @@ public final class Fleet implements AutoCloseable {
     private final Map<String, ClusterSimulator> clusters = new LinkedHashMap<>();
     private final SharedIndexInformer<RayCluster> informer;
     private final ScheduledExecutorService ticker;
+    /** The GCSs' pulls of their raylets' loads, on a thread of their own: the ticks fall behind, a GCS's timer does not. */
+    private final ScheduledExecutorService pulls;
     private final PassIntervals passes;
 
     private Fleet(Map<String, Workload> workloads, Duration tick, int threads) {
@@ -49,6 +51,12 @@ public final class Fleet implements AutoCloseable {
                 tick(cluster);
             }, index++ * period / clusters.size(), period, TimeUnit.MILLISECONDS);
         }
+        this.pulls = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "fleet-gcs-pulls");
+            thread.setDaemon(true);
+            return thread;
+        });
+        pulls.scheduleWithFixedDelay(this::pullLoadsIfDue, 100, 100, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -70,6 +78,15 @@ public final class Fleet implements AutoCloseable {
                 // Not at close: closing interrupts the ticks still running, and their calls fail as they should.
                 LOG.warnf(e, "%s: simulator tick failed; the next one retries", cluster.clusterId());
             }
+        }
+    }
+
+    private void pullLoadsIfDue() {
+        try {
+            clusters.values().forEach(ClusterSimulator::pullLoadsIfDue);
+        } catch (RuntimeException e) {
+            // One failed pass must not end the timer (a scheduled task that throws is never run again).
+            LOG.warn("a pass of the simulated GCSs' load pulls failed; the next one retries", e);
         }
     }
 
@@ -129,6 +146,7 @@ public final class Fleet implements AutoCloseable {
 
     @Override
     public void close() {
+        pulls.shutdownNow();
         ticker.shutdownNow();
         try {
             ticker.awaitTermination(5, TimeUnit.SECONDS);

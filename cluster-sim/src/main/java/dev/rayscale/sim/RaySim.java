@@ -307,7 +307,16 @@ public final class RaySim implements GcsBackend {
             }
         }
         pending.removeIf(batch -> batch.remaining[0] == 0);
-        if (now - lastLoadPoll >= LOAD_POLL_SECONDS) {
+        pullLoadsIfDue();
+    }
+
+    /**
+     * The GCS's pull of the raylets' loads, if a period has passed since the last: on the GCS's own timer, which a
+     * simulator that falls behind its model (a fleet's) runs apart from its ticks, as the GCS does not wait for raylets.
+     */
+    public synchronized void pullLoadsIfDue() {
+        double now = clock.getAsDouble();
+        if (gcsUp && now - lastLoadPoll >= LOAD_POLL_SECONDS) {
             pullLoads(now);
         }
     }

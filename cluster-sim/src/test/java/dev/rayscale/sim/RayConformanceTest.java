@@ -151,6 +151,13 @@ class RayConformanceTest {
                     assertThat(pulled.getStatus()).isEqualTo(NodeStatus.RUNNING);
                     assertThat(pulled.getAvailableResourcesMap().getOrDefault("CPU", 0.0)).isZero();
                 }),
+                fact("A3.16 the pull runs on the GCS's own timer, also when the raylets' side falls behind", f -> {
+                    f.submit(Map.of("CPU", 64.0), 1, 10);
+                    f.clock.set(f.clock.seconds() + 1.5);
+                    assertThat(f.read().getPendingResourceRequestsList()).as("no pull yet").isEmpty();
+                    f.sim.pullLoadsIfDue();
+                    assertThat(f.read().getPendingResourceRequestsList()).as("pulled without a tick").hasSize(1);
+                }),
                 fact("A4.17 idle time grows from the moment nothing ran, at least 1 ms; 0 while busy", f -> {
                     String pod = f.running("cpu", 1).get(0);
                     long before = f.aliveNodeOf(pod).getIdleDurationMs();

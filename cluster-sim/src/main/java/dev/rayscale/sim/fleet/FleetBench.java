@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -33,6 +34,8 @@ public final class FleetBench {
     public static final int PARTITIONS = 6;
     private static final Duration DRAIN = Duration.ofSeconds(60);
     private static final Duration SETTLE = Duration.ofSeconds(20);
+    /** How long the end waits for the simulated GCSs to pull the last changes, when the simulator is behind its model. */
+    private static final Duration PULLS = Duration.ofMinutes(3);
     private static final Duration REJOIN_AFTER = Duration.ofSeconds(15);
     /** How often the simulator passes over each cluster (operator, kubelet, Ray) when it keeps up. */
     static final Duration TICK = Duration.ofMillis(500);
@@ -61,6 +64,8 @@ public final class FleetBench {
     private final Path root;
     private final Path work;
     private final Consumer<String> out;
+    /** Changes made that no pull of their GCS has carried yet. */
+    private final AtomicInteger unpulled = new AtomicInteger();
 
     private FleetBench(Settings settings, String bootstrapServers, Path root, Path work, Consumer<String> out) {
         this.settings = settings;
@@ -150,9 +155,12 @@ public final class FleetBench {
     private void change(FleetLoad load, FleetLoad.Member member, ClusterSimulator cluster, Chain chain) {
         ClusterSimulator.Occupancy occupancy = cluster.occupancy();
         load.nextChange(member, occupancy.workerPods(), occupancy.tasks()).ifPresentOrElse(change -> {
+            unpulled.incrementAndGet();
             // The GCS state changes when its pull of the raylets' loads carries the tasks: timed from then.
-            cluster.submitTasks(FleetLoad.TASK, change.tasks(), change.seconds(),
-                    version -> chain.changed(new Chain.Change(cluster.clusterId(), version, System.currentTimeMillis())));
+            cluster.submitTasks(FleetLoad.TASK, change.tasks(), change.seconds(), version -> {
+                chain.changed(new Chain.Change(cluster.clusterId(), version, System.currentTimeMillis()));
+                unpulled.decrementAndGet();
+            });
         }, chain::skipped);
     }
 
@@ -183,12 +191,24 @@ public final class FleetBench {
      * until {@link #DRAIN} is up; then asks which changes' first snapshots the planner answered by changing nothing.
      */
     private Chain.Account drain(Chain chain, ChainReader reader) {
+        awaitPulled();
         settled(chain, reader, snapshot -> false, DRAIN);
         Set<String> undecided = chain.firstSightsUndecided();
         out.accept("planning again the " + undecided.size() + " snapshots that first saw a change and brought no decision ...");
         Set<String> changingNothing = reader.changingNothing(undecided);
         // The fleet goes on meanwhile (pods come up, the planner decides again): those decisions' results are waited for too.
         return settled(chain, reader, changingNothing::contains, SETTLE);
+    }
+
+    /** Until every change made is in its GCS's state: a cluster the simulator is behind on pulls its raylets' loads late. */
+    private void awaitPulled() {
+        long deadline = System.nanoTime() + PULLS.toNanos();
+        if (unpulled.get() > 0) {
+            out.accept("waiting for the simulated GCSs to pull the last " + unpulled.get() + " changes (the simulator is behind its model) ...");
+        }
+        while (unpulled.get() > 0 && System.nanoTime() < deadline) {
+            sleep(Duration.ofSeconds(1));
+        }
     }
 
     /** The account once nothing is lost (every change acted on or waiting for launches, every decision answered), or at {@code within}. */
