@@ -147,7 +147,8 @@ public final class EventInbox<T extends RayscaleEvent> {
      * reader. Says whether they all were.
      */
     public boolean settle(Duration patience) {
-        boolean settled = handling.await(patience) & settingAside.await(patience);
+        long deadline = Unsettled.deadline(patience);
+        boolean settled = handling.awaitUntil(deadline) & settingAside.awaitUntil(deadline);
         if (!settled) {
             LOG.warnf("stopping with %d record(s) still waiting for their output after %s; the partition's next reader reads them again",
                     handling.size() + settingAside.size(), patience);

@@ -31,7 +31,16 @@ public final class Unsettled {
      * is reported where it happens). False if time ran out.
      */
     public boolean await(Duration patience) {
-        long deadline = System.nanoTime() + patience.toNanos();
+        return awaitUntil(deadline(patience));
+    }
+
+    /** The {@link System#nanoTime()} by which {@code patience} from now runs out, for waits that share one. */
+    public static long deadline(Duration patience) {
+        return System.nanoTime() + patience.toNanos();
+    }
+
+    /** As {@link #await(Duration)}, until the {@link #deadline(Duration) deadline}: one patience shared by several waits. */
+    public boolean awaitUntil(long deadline) {
         for (CompletableFuture<?> future : unsettled.toArray(CompletableFuture[]::new)) {
             try {
                 future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

@@ -166,6 +166,24 @@ class EventInboxTest {
         assertThat(setAsideAcked).isTrue();
     }
 
+    /** Both the outputs and the dead letters stalled: stopping waits for them within one patience, not one each. */
+    @Test
+    void settlingSharesOnePatienceBetweenOutputsAndDeadLetters() {
+        EventInbox<ScaleDecision> pipelined = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(topic), registry, "test.patience", 2);
+        topic.holding.set(true);
+        pipelined.deliver(record(decision(), headers(), "default/raycluster-autoscaler", new AtomicBoolean(), new AtomicBoolean()),
+                d -> new CompletableFuture<Void>());
+        pipelined.deliver(record("not json".getBytes(StandardCharsets.UTF_8), headers(), "default/raycluster-autoscaler", new AtomicBoolean(),
+                new AtomicBoolean()), d -> done());
+
+        Duration patience = Duration.ofMillis(600);
+        long started = System.nanoTime();
+        assertThat(pipelined.settle(patience)).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("one patience for both, not one after the other")
+                .isGreaterThanOrEqualTo(patience).isLessThan(patience.multipliedBy(2));
+        topic.release();
+    }
+
     private record Delivery(boolean acked, boolean nacked) {
     }
 
