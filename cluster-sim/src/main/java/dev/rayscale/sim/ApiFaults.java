@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * The failures a real API server gives a client writing a RayCluster, injected with a probability on
@@ -27,7 +26,6 @@ public final class ApiFaults {
     /** Sent by the simulated cluster's own client. */
     public static final String SIM_HEADER = "X-Rayscale-Sim";
 
-    private static final Pattern NAMED_RAYCLUSTER = Pattern.compile("/apis/ray\\.io/v1/namespaces/[^/]+/rayclusters/[^/?]+(\\?.*)?");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> READ_FAULTS = List.of("429", "500", "503", "timeout");
     private static final List<String> WRITE_FAULTS = List.of("409", "422", "500", "503", "timeout", "applied-then-503", "applied-then-timeout");
@@ -111,7 +109,7 @@ public final class ApiFaults {
     /** A request of the services' (not the simulator's own) that reads or writes a named RayCluster. */
     private static boolean eligible(RecordedRequest request) {
         String method = request.getMethod();
-        return request.getHeader(SIM_HEADER) == null && NAMED_RAYCLUSTER.matcher(request.getPath()).matches()
+        return request.getHeader(SIM_HEADER) == null && RayscaleRequests.NAMED_RAYCLUSTER.matcher(request.getPath()).matches()
                 && !request.getPath().contains("watch=") && (method.equals("GET") || method.equals("PATCH"));
     }
 

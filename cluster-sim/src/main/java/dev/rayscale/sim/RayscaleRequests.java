@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 final class RayscaleRequests {
 
     private static final Pattern PODS = Pattern.compile("/api/v1/namespaces/([^/]+)/pods\\?(.*)");
-    private static final Pattern RAYCLUSTER = Pattern.compile("/apis/ray\\.io/v1/namespaces/([^/]+)/rayclusters/([^/?]+)(\\?.*)?");
+    /** A named RayCluster (not its status), its namespace and name captured. */
+    static final Pattern NAMED_RAYCLUSTER = Pattern.compile("/apis/ray\\.io/v1/namespaces/([^/]+)/rayclusters/([^/?]+)(\\?.*)?");
     private static final String CLUSTER_LABEL = "ray.io/cluster=";
 
     private record Cluster(String namespace, String name) {
@@ -55,7 +56,7 @@ final class RayscaleRequests {
         if (request.getHeader(ApiFaults.SIM_HEADER) != null) {
             return;
         }
-        Matcher rayCluster = RAYCLUSTER.matcher(request.getPath());
+        Matcher rayCluster = NAMED_RAYCLUSTER.matcher(request.getPath());
         if (rayCluster.matches()) {
             Times times = clusters.computeIfAbsent(new Cluster(rayCluster.group(1), rayCluster.group(2)), key -> new Times());
             synchronized (times) {

@@ -65,19 +65,9 @@ public final class DeadLetters {
         if (!whole) {
             put(headers, "dead-letter-truncated", String.valueOf(original.length));
         }
-        CompletableFuture<Void> sent = new CompletableFuture<>();
         OutgoingKafkaRecordMetadata<Object> metadata = OutgoingKafkaRecordMetadata.builder()
                 .withKey(origin == null ? null : origin.getKey()).withHeaders(headers).build();
-        emitter.send(Message.of(kept).addMetadata(metadata)
-                .withAck(() -> {
-                    sent.complete(null);
-                    return CompletableFuture.completedFuture(null);
-                })
-                .withNack(failure -> {
-                    sent.completeExceptionally(failure);
-                    return CompletableFuture.completedFuture(null);
-                }));
-        return sent;
+        return EventOutbox.send(emitter, Message.of(kept).addMetadata(metadata));
     }
 
     private static void put(Headers headers, String key, String value) {

@@ -20,9 +20,13 @@ public final class EventOutbox<T extends RayscaleEvent> {
     }
 
     public CompletionStage<Void> publish(T event) {
+        return send(emitter, Message.of(event).addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(event.cluster().id()).build()));
+    }
+
+    /** Sends {@code message}; completes when the broker has it, or exceptionally when it could not be sent. */
+    static <P> CompletableFuture<Void> send(Emitter<P> emitter, Message<P> message) {
         CompletableFuture<Void> sent = new CompletableFuture<>();
-        emitter.send(Message.of(event)
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(event.cluster().id()).build())
+        emitter.send(message
                 .withAck(() -> {
                     sent.complete(null);
                     return CompletableFuture.completedFuture(null);

@@ -1,5 +1,6 @@
 package dev.rayscale.sim.demo;
 
+import dev.rayscale.audit.Digest;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
@@ -226,7 +227,7 @@ public final class DemoRun implements AutoCloseable {
         String status = simulator.rayStatus();
         rayStatus.put(decision.id(), status);
         out.accept(String.format(Locale.ROOT, "[%5.0fs] decision %s: %s — %s", simSeconds(decision.decidedAt()),
-                decision.id().substring(0, 8), Summary.targets(decision), String.join("; ", decision.reasons())));
+                decision.id().substring(0, 8), Digest.targets(decision), String.join("; ", decision.reasons())));
         if (verbose) {
             status.lines().forEach(line -> out.accept("          | " + line));
         }

@@ -1,5 +1,6 @@
 package dev.rayscale.sim.demo;
 
+import dev.rayscale.audit.Digest;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.Sample;
@@ -59,7 +60,7 @@ final class HtmlReport {
             ActuationResult result = actuations.stream().filter(a -> a.decisionId().equals(decision.id())).findFirst().orElse(null);
             rows.append("<tr><td>").append(String.format(Locale.ROOT, "%.0f s",
                             simSecondsOf.applyAsDouble(decision.decidedAt().toEpochMilli() / 1000.0)))
-                    .append("</td><td>").append(escape(Summary.targets(decision))).append("</td><td>")
+                    .append("</td><td>").append(escape(Digest.targets(decision))).append("</td><td>")
                     .append(escape(String.join("; ", decision.reasons()))).append("</td><td>")
                     .append(result == null ? "" : result.outcome() + ": " + escape(result.reason())).append("</td><td><details><summary>")
                     .append("ray status</summary><pre>").append(escape(rayStatus.getOrDefault(decision.id(), ""))).append("</pre></details></td></tr>");

@@ -1,7 +1,6 @@
 package dev.rayscale.sim.demo;
 
 import dev.rayscale.events.ActuationResult;
-import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.Outcome;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
@@ -156,20 +155,5 @@ public record Summary(
     /** True if no invariant was broken: no busy pod deleted, no GCS crashed, no pod chosen by the operator. */
     public boolean invariantsHeld() {
         return busyDeletions == 0 && gcsCrashes == 0 && operatorDeletions == 0;
-    }
-
-    /** The target a decision set for a group, for the timeline. */
-    static String targets(ScaleDecision decision) {
-        StringBuilder text = new StringBuilder();
-        for (GroupTarget group : decision.groups()) {
-            if (group.targetReplicas() != group.currentReplicas() || !group.toDelete().isEmpty()) {
-                text.append(text.length() == 0 ? "" : ", ").append(group.name()).append(' ').append(group.currentReplicas())
-                        .append(" -> ").append(group.targetReplicas());
-                if (!group.toDelete().isEmpty()) {
-                    text.append(" (remove ").append(group.toDelete().size()).append(')');
-                }
-            }
-        }
-        return text.toString();
     }
 }
