@@ -3,6 +3,7 @@ package dev.rayscale.collector;
 import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.collector.assembly.RayPod;
 import dev.rayscale.kuberay.RayLabels;
+import dev.rayscale.service.Causes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -30,6 +31,10 @@ public class ClusterInventory {
      * hold: it ran out of memory and its informer stopped for good. Paged, each page is cached before the next is read.
      */
     private static final long LIST_PAGE = 500;
+    private static final String RAYCLUSTERS = "rayclusters";
+    private static final String PODS = "pods";
+    /** What the informers watch, as the failure metric names it. */
+    static final List<String> KINDS = List.of(RAYCLUSTERS, PODS);
 
     private final KubernetesClient client;
     private final CollectorConfig config;
@@ -48,12 +53,14 @@ public class ClusterInventory {
     void start(@Observes StartupEvent event) {
         List<String> namespaces = config.namespaces().orElse(List.of());
         if (namespaces.isEmpty()) {
-            clusterInformers.add(client.resources(RayCluster.class).inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0));
-            podInformers.add(client.pods().inAnyNamespace().withLabel(RayLabels.CLUSTER).withLimit(LIST_PAGE).runnableInformer(0));
+            clusterInformers.add(keptTrying(client.resources(RayCluster.class).inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0), RAYCLUSTERS));
+            podInformers.add(keptTrying(client.pods().inAnyNamespace().withLabel(RayLabels.CLUSTER).withLimit(LIST_PAGE).runnableInformer(0), PODS));
         } else {
             for (String namespace : namespaces) {
-                clusterInformers.add(client.resources(RayCluster.class).inNamespace(namespace).withLimit(LIST_PAGE).runnableInformer(0));
-                podInformers.add(client.pods().inNamespace(namespace).withLabel(RayLabels.CLUSTER).withLimit(LIST_PAGE).runnableInformer(0));
+                clusterInformers.add(keptTrying(client.resources(RayCluster.class).inNamespace(namespace).withLimit(LIST_PAGE).runnableInformer(0),
+                        RAYCLUSTERS));
+                podInformers.add(keptTrying(client.pods().inNamespace(namespace).withLabel(RayLabels.CLUSTER).withLimit(LIST_PAGE).runnableInformer(0),
+                        PODS));
             }
         }
         for (SharedIndexInformer<Pod> informer : podInformers) {
@@ -75,6 +82,22 @@ public class ClusterInventory {
         }, "collector-informers");
         starter.setDaemon(true);
         starter.start();
+    }
+
+    /**
+     * Keeps {@code informer} trying, with fabric8's backoff, after any failed list or watch. fabric8's own rule gives up on
+     * an informer whose first list fails (the API server restarting, the collector's RBAC not applied yet) or whose watch
+     * fails with anything but 410 Gone; the collector would then stay unready, or read a cache no longer kept current,
+     * until restarted. Kept trying, it is not ready and makes no snapshot until every informer has synced, and while a
+     * watch reconnects its snapshots say their Kubernetes side is STALE.
+     */
+    private <T> SharedIndexInformer<T> keptTrying(SharedIndexInformer<T> informer, String kind) {
+        informer.exceptionHandler((started, failure) -> {
+            metrics.kubernetesFailure(kind);
+            LOG.warnf("%s of %s failed, trying again: %s", started ? "watching" : "the first list", kind, Causes.root(failure));
+            return true;
+        });
+        return informer;
     }
 
     /** The informers' readers, built off the event loop ({@link ClusterReaders}); the collector is not ready before the informers sync anyway. */

@@ -14,7 +14,7 @@ import java.util.function.IntSupplier;
 
 /**
  * What the collector counts: GCS polls and their latency, errors and how long reads have failed by cluster, clusters watched,
- * snapshots published or not, snapshot lag, snapshots too large to publish, pods cached.
+ * snapshots published or not, snapshot lag, snapshots too large to publish, pods cached, failed lists and watches of Kubernetes.
  */
 @ApplicationScoped
 public class CollectorMetrics {
@@ -42,6 +42,7 @@ public class CollectorMetrics {
                 .description("Rounds in which more clusters were due than concurrent-call permits were free (reads queued)").register(registry);
         this.sent = published("sent");
         this.notSent = published("failed");
+        ClusterInventory.KINDS.forEach(this::kubernetesFailures);
         Gauges.register(registry, "rayscale.collector.clusters.watched", watched, AtomicInteger::get, "Opted-in clusters this replica reads");
         Gauges.register(registry, "rayscale.collector.clusters.misconfigured", misconfigured, AtomicInteger::get,
                 "Opted-in clusters with in-tree autoscaling on, which Rayscale leaves alone");
@@ -110,6 +111,17 @@ public class CollectorMetrics {
 
     void deferred() {
         skipped.increment();
+    }
+
+    /** A list or watch of {@code kind} (rayclusters, pods) that failed; its informer tries again. */
+    void kubernetesFailure(String kind) {
+        kubernetesFailures(kind).increment();
+    }
+
+    private Counter kubernetesFailures(String kind) {
+        return Counter.builder("rayscale.collector.kubernetes.failures").tag("kind", kind)
+                .description("Lists and watches of RayClusters or pods that failed; each informer tries again, with backoff")
+                .register(registry);
     }
 
 }

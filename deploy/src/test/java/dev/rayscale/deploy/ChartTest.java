@@ -203,7 +203,7 @@ class ChartTest {
                 .readTree(Chart.DIRECTORY.resolve("files/alerts.yaml").toFile());
         assertThat(rule).isEqualTo(shipped);
         assertThat(rule.findValues("alert")).extracting(JsonNode::asText).containsExactlyInAnyOrder("RayscaleDeadLettersGrowing",
-                "RayscaleGcsUnreachable", "RayscalePodsWaitingForNodes", "RayscaleDecisionsFailing", "RayscaleConsumerLag");
+                "RayscaleGcsUnreachable", "RayscaleKubernetesUnwatched", "RayscalePodsWaitingForNodes", "RayscaleDecisionsFailing", "RayscaleConsumerLag");
 
         ConfigMap dashboard = rendering.all(ConfigMap.class).stream().filter(map -> map.getData().containsKey("rayscale.json")).findFirst()
                 .orElseThrow();

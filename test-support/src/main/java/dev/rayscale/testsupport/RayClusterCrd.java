@@ -1,6 +1,7 @@
 package dev.rayscale.testsupport;
 
 import dev.rayscale.kuberay.Crds;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.kubernetes.client.KubernetesServer;
 import java.util.function.Consumer;
 
@@ -13,6 +14,11 @@ public class RayClusterCrd implements Consumer<KubernetesServer> {
 
     @Override
     public void accept(KubernetesServer server) {
-        server.getClient().apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
+        register(server.getClient());
+    }
+
+    /** Registers the CRD through {@code client}: for a mock server a test starts itself. */
+    public static void register(KubernetesClient client) {
+        client.apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
     }
 }
