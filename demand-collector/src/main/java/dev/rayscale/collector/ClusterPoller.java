@@ -130,14 +130,14 @@ public class ClusterPoller {
                 metrics.deferred();
             }
             pump();
-            tracked.keySet().removeIf(id -> {
-                if (seen.contains(id)) {
-                    return false;
+            for (String id : tracked.keySet()) {
+                // Removed first: a read finishing from now on finds it gone and leaves no metric behind (finish).
+                if (!seen.contains(id) && tracked.remove(id) != null) {
+                    observer.forget(id);
+                    metrics.forget(id);
+                    LOG.infof("%s: no longer watched (deleted, opted out, or another replica's)", id);
                 }
-                observer.forget(id);
-                LOG.infof("%s: no longer watched (deleted, opted out, or another replica's)", id);
-                return true;
-            });
+            }
             metrics.clusters(tracked.size(), misconfigured);
         } catch (RuntimeException e) {
             LOG.error("collector round failed; the next round will retry", e);
@@ -174,9 +174,12 @@ public class ClusterPoller {
     private void finish(Observation observation, long start) {
         try {
             String errorCode = observation.gcsErrorCode();
-            metrics.polled(observation.id(), errorCode, System.nanoTime() - start);
-            tracked.computeIfPresent(observation.id(), (key, state) -> errorCode == null ? state.answered()
-                    : state.failed(observation.observedAt(), config.gcs().backoffInitial(), config.gcs().backoffMax()));
+            long took = System.nanoTime() - start;
+            tracked.computeIfPresent(observation.id(), (key, state) -> {
+                metrics.polled(key, errorCode, took);
+                return errorCode == null ? state.answered()
+                        : state.failed(observation.observedAt(), config.gcs().backoffInitial(), config.gcs().backoffMax());
+            });
             publishIfNews(observation);
         } catch (RuntimeException e) {
             LOG.errorf(e, "%s: could not make a snapshot", observation.id());

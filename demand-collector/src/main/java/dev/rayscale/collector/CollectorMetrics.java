@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,6 +19,12 @@ import java.util.function.IntSupplier;
  */
 @ApplicationScoped
 public class CollectorMetrics {
+
+    private static final String GCS_UNREACHABLE = "rayscale.collector.gcs.unreachable";
+    private static final String GCS_ERRORS = "rayscale.collector.gcs.errors";
+    private static final String TOO_LARGE = "rayscale.collector.snapshots.too.large";
+    /** The series kept per cluster. */
+    private static final List<String> PER_CLUSTER = List.of(GCS_UNREACHABLE, GCS_ERRORS, TOO_LARGE);
 
     private final MeterRegistry registry;
     private final Timer pollOk;
@@ -63,7 +70,7 @@ public class CollectorMetrics {
         (errorCode == null ? pollOk : pollFailed).record(Duration.ofNanos(nanos));
         AtomicLong since = failingSince.computeIfAbsent(cluster, id -> {
             AtomicLong value = new AtomicLong();
-            Gauges.register(registry, "rayscale.collector.gcs.unreachable", "seconds", value, CollectorMetrics::secondsSince,
+            Gauges.register(registry, GCS_UNREACHABLE, "seconds", value, CollectorMetrics::secondsSince,
                     "How long every read of the cluster's GCS has failed (0 while reads succeed)", "cluster", id);
             return value;
         });
@@ -71,7 +78,18 @@ public class CollectorMetrics {
             since.set(0);
         } else {
             since.compareAndSet(0, System.currentTimeMillis());
-            registry.counter("rayscale.collector.gcs.errors", "cluster", cluster, "code", errorCode).increment();
+            registry.counter(GCS_ERRORS, "cluster", cluster, "code", errorCode).increment();
+        }
+    }
+
+    /**
+     * A cluster this replica no longer reads (deleted, opted out, another replica's now): its series go with it. Left, the
+     * seconds its GCS had been failing would grow for ever, and RayscaleGcsUnreachable fire for a cluster that is gone.
+     */
+    void forget(String cluster) {
+        failingSince.remove(cluster);
+        for (String name : PER_CLUSTER) {
+            registry.find(name).tag("cluster", cluster).meters().forEach(registry::remove);
         }
     }
 
@@ -98,7 +116,7 @@ public class CollectorMetrics {
 
     /** A snapshot too large to be written (the producer's max.request.size or the topic's max.message.bytes). */
     void tooLarge(String cluster) {
-        Counter.builder("rayscale.collector.snapshots.too.large").tag("cluster", cluster)
+        Counter.builder(TOO_LARGE).tag("cluster", cluster)
                 .description("Snapshots that could not be published because they were too large for the producer or the topic")
                 .register(registry).increment();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.not;
 
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.CloudEventHeaders;
@@ -273,6 +274,24 @@ class CollectorServiceTest {
         assertThat(back.demand().tasks()).containsExactly(new TaskDemand(Resources.of("CPU", "1"), 3));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then()
                 .body(matchesPattern(unreachable + "0\\.0\\n.*")));
+    }
+
+    /** What RayscaleGcsUnreachable reads goes with its cluster: one deleted while its GCS failed leaves no series growing for ever. */
+    @Test
+    void aClusterDeletedWhileItsGcsFailsTakesItsSeriesWithIt() {
+        gcs.serve(GcsStates.state(1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("deleted")));
+        awaitRecord(cluster, ClusterSnapshot::hasRayState);
+        gcs.fail(Status.UNAVAILABLE.withDescription("the head pod is going"));
+        String unreachable = "rayscale_collector_gcs_unreachable_seconds{cluster=\"" + id(cluster) + "\"}";
+        String errors = "rayscale_collector_gcs_errors_total{cluster=\"" + id(cluster) + "\"";
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then().statusCode(200)
+                .body(containsString(unreachable)).body(containsString(errors)));
+
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).delete();
+
+        await().atMost(WITHIN).until(() -> !poller.trackedClusters().contains(id(cluster)));
+        given().get("/q/metrics").then().statusCode(200).body(not(containsString(unreachable))).body(not(containsString(errors)));
     }
 
     @Test

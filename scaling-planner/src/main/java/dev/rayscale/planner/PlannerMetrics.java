@@ -10,28 +10,63 @@ import dev.rayscale.service.Gauges;
 import dev.rayscale.service.MetricTags;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * What the planner counts: how long each plan takes, every evaluation by kind (published or not), the
- * decisions published per cluster and kind, and per cluster the demand it could not place.
+ * decisions published per cluster and kind, and per cluster the demand it could not place and how long its oldest pod has
+ * waited; a cluster's series go once it has sent nothing here for {@link #SERIES_EXPIRY}.
  */
 @ApplicationScoped
 public class PlannerMetrics {
 
+    /**
+     * How long a cluster's series outlive its last snapshot here: after it, the cluster is deleted, opted out, or read by
+     * another planner (its partition moved), and a gauge left would say its last figure for ever (a pod waiting for a
+     * node, which RayscalePodsWaitingForNodes alerts on). A tracked cluster's snapshots come at least every collector
+     * heartbeat (5 s by default).
+     */
+    static final Duration SERIES_EXPIRY = Duration.ofMinutes(5);
     private static final String REASONS = "rayscale.planner.decision.reasons";
+    private static final String INFEASIBLE = "rayscale.planner.infeasible.demand";
+    private static final String PODS_WAITING = "rayscale.planner.pods.waiting.oldest.seconds";
+    private static final String DECISIONS = "rayscale.planner.decisions";
+    private static final List<String> PER_CLUSTER = List.of(INFEASIBLE, PODS_WAITING, DECISIONS);
 
     private final MeterRegistry registry;
+    private final LongSupplier nanoTime;
     private final Timer planTime;
     private final Map<String, AtomicLong> infeasible = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> oldestWaitingPod = new ConcurrentHashMap<>();
+    /** Per cluster, when the last of its events was counted here ({@link #nanoTime}). */
+    private final Map<String, Long> lastSeen = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService expiry = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "planner-metrics-expiry");
+        thread.setDaemon(true);
+        return thread;
+    });
 
+    @Inject
     public PlannerMetrics(MeterRegistry registry) {
+        this(registry, System::nanoTime);
+    }
+
+    PlannerMetrics(MeterRegistry registry, LongSupplier nanoTime) {
         this.registry = registry;
+        this.nanoTime = nanoTime;
         this.planTime = Timer.builder("rayscale.planner.plan.duration")
                 .description("Time to compute one decision from one snapshot")
                 .publishPercentileHistogram()
@@ -43,6 +78,32 @@ public class PlannerMetrics {
         for (ReasonCode code : ReasonCode.values()) {
             registry.counter(REASONS, "code", MetricTags.of(code));
         }
+    }
+
+    void start(@Observes StartupEvent event) {
+        long every = SERIES_EXPIRY.toSeconds() / 10;
+        expiry.scheduleWithFixedDelay(() -> forgetUnseenSince(nanoTime.getAsLong() - SERIES_EXPIRY.toNanos()), every, every, TimeUnit.SECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        expiry.shutdownNow();
+    }
+
+    /** Removes the series of every cluster whose last event was counted before {@code cutoff} ({@link #nanoTime}). */
+    void forgetUnseenSince(long cutoff) {
+        lastSeen.forEach((cluster, seen) -> {
+            if (seen - cutoff < 0 && lastSeen.remove(cluster, seen)) {
+                infeasible.remove(cluster);
+                oldestWaitingPod.remove(cluster);
+                for (String name : PER_CLUSTER) {
+                    registry.find(name).tag("cluster", cluster).meters().forEach(registry::remove);
+                }
+            }
+        });
+    }
+
+    private void seen(String cluster) {
+        lastSeen.put(cluster, nanoTime.getAsLong());
     }
 
     /** A snapshot older than the decision TTL, not planned. */
@@ -60,20 +121,22 @@ public class PlannerMetrics {
      * is a node pool that cannot grow, which only the platform team can fix.
      */
     void observed(ClusterSnapshot snapshot) {
+        seen(snapshot.cluster().id());
         if (snapshot.pendingPods() == null) {
             return;  // Kubernetes was not read for this snapshot: what waits is unknown, the last figure stands
         }
         long oldest = snapshot.pendingPods().stream()
                 .mapToLong(pod -> Math.max(0, Duration.between(pod.createdAt(), snapshot.observedAt()).toSeconds())).max().orElse(0);
-        oldestWaitingPod.computeIfAbsent(snapshot.cluster().id(), cluster -> clusterGauge("rayscale.planner.pods.waiting.oldest.seconds", cluster))
+        oldestWaitingPod.computeIfAbsent(snapshot.cluster().id(), cluster -> clusterGauge(PODS_WAITING, cluster))
                 .set(oldest);
     }
 
     void planned(ScaleDecision decision, long nanos) {
+        seen(decision.cluster().id());
         planTime.record(Duration.ofNanos(nanos));
         registry.counter("rayscale.planner.evaluations", "kind", kind(decision)).increment();
         long unplaced = decision.infeasible().stream().mapToLong(PlannerMetrics::size).sum();
-        infeasible.computeIfAbsent(decision.cluster().id(), cluster -> clusterGauge("rayscale.planner.infeasible.demand", cluster)).set(unplaced);
+        infeasible.computeIfAbsent(decision.cluster().id(), cluster -> clusterGauge(INFEASIBLE, cluster)).set(unplaced);
     }
 
     /** A per-cluster gauge of a value this bean holds. */
@@ -88,7 +151,8 @@ public class PlannerMetrics {
      * which the dashboard shows over time (how often clusters are held because a GCS cannot be read, launches fail).
      */
     void published(ScaleDecision decision) {
-        registry.counter("rayscale.planner.decisions", "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
+        seen(decision.cluster().id());
+        registry.counter(DECISIONS, "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
         decision.codedReasons().stream().map(Reason::code).distinct()
                 .forEach(code -> registry.counter(REASONS, "code", MetricTags.of(code)).increment());
     }

@@ -2,12 +2,15 @@ package dev.rayscale.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.EventSchemas;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /** Decisions are counted by their mode and reason codes, never by their text. */
@@ -37,6 +40,43 @@ class PlannerMetricsTest {
     void everyReasonCodeIsExposedFromTheStart() {
         assertThat(Arrays.stream(ReasonCode.values()).map(code -> registry.find("rayscale.planner.decision.reasons")
                 .tag("code", code.name().toLowerCase()).counter())).doesNotContainNull();
+    }
+
+    /** A cluster gone from here (deleted, opted out, its partition another planner's) takes its series with it; one still sending keeps them. */
+    @Test
+    void aClustersSeriesGoOnceNothingOfItHasComeForTheExpiry() {
+        AtomicLong now = new AtomicLong();
+        PlannerMetrics expiring = new PlannerMetrics(registry, now::get);
+        ClusterSnapshot waiting = snapshot("small-cluster");
+        assertThat(waiting.pendingPods()).as("the example has a pod waiting for a node").isNotEmpty();
+        ScaleDecision decision = example("walkthrough");
+        expiring.observed(waiting);
+        expiring.planned(decision, 1_000);
+        expiring.published(decision);
+        String gone = waiting.cluster().id();
+        String staying = decision.cluster().id();
+        assertThat(gone).isNotEqualTo(staying);
+        assertThat(series(gone)).containsExactly("rayscale.planner.pods.waiting.oldest.seconds");
+
+        now.addAndGet(PlannerMetrics.SERIES_EXPIRY.toNanos());
+        expiring.observed(snapshot("walkthrough"));
+        expiring.forgetUnseenSince(now.get() - PlannerMetrics.SERIES_EXPIRY.toNanos() + 1);
+
+        assertThat(series(gone)).as("nothing of it for the whole expiry").isEmpty();
+        assertThat(series(staying)).containsExactly("rayscale.planner.decisions", "rayscale.planner.infeasible.demand",
+                "rayscale.planner.pods.waiting.oldest.seconds");
+
+        expiring.observed(waiting);
+        assertThat(series(gone)).as("back when it sends again").containsExactly("rayscale.planner.pods.waiting.oldest.seconds");
+    }
+
+    private List<String> series(String cluster) {
+        return registry.getMeters().stream().filter(meter -> cluster.equals(meter.getId().getTag("cluster"))).map(meter -> meter.getId().getName())
+                .sorted().toList();
+    }
+
+    private static ClusterSnapshot snapshot(String name) {
+        return EventCodec.SNAPSHOTS.decode(EventSchemas.readResource("examples/cluster-snapshot/" + name + ".json"));
     }
 
     private double reasons(String code) {
