@@ -29,6 +29,7 @@ import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -292,6 +293,31 @@ class CollectorServiceTest {
 
         await().atMost(WITHIN).until(() -> !poller.trackedClusters().contains(id(cluster)));
         given().get("/q/metrics").then().statusCode(200).body(not(containsString(unreachable))).body(not(containsString(errors)));
+    }
+
+    /**
+     * A RayCluster written by a newer KubeRay, with a field and an enum value this model does not know, is read, and holds
+     * up no other: with the client's own rules it failed to read, and with it the informer's list of every RayCluster.
+     */
+    @Test
+    void readsARayClusterOfANewerKubeRayAndTheOthersBesideIt() {
+        gcs.serve(GcsStates.state(1).tasks(ONE_CPU, 2).build());
+        RayCluster newer = RayClusters.walkthrough("default", unique("newer"));
+        newer.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", gcs.address());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = kubernetes.getKubernetesSerialization().convertValue(newer, Map.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) json.get("spec");
+        spec.put("aFieldOfANewerKubeRay", Map.of("enabled", true));
+        spec.put("autoscalerOptions", Map.of("upscalingMode", "AModeOfANewerKubeRay"));
+        kubernetes.genericKubernetesResources("ray.io/v1", "RayCluster").inNamespace("default")
+                .resource(kubernetes.getKubernetesSerialization().convertValue(json, GenericKubernetesResource.class)).create();
+        RayCluster beside = create(RayClusters.walkthrough("default", unique("beside")));
+
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(newer, ClusterSnapshot::hasRayState).value());
+        assertThat(snapshot.demand().tasks()).containsExactly(new TaskDemand(Resources.of("CPU", "1"), 2));
+        assertThat(snapshot.sources().kubernetes().status()).isEqualTo(SourceStatus.OK);
+        awaitRecord(beside, ClusterSnapshot::hasRayState);
     }
 
     @Test

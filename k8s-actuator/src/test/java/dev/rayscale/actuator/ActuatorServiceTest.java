@@ -23,6 +23,7 @@ import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.common.WithTestResource;
@@ -49,6 +50,7 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,32 @@ class ActuatorServiceTest {
                 .filter(r -> decision.id().equals(EventCodec.ACTUATIONS.decode(r.value()).decisionId())).findFirst().orElseThrow();
         assertThat(record.key()).isEqualTo(decision.cluster().id());
         assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.TYPE)).isEqualTo("dev.rayscale.actuation.v1");
+    }
+
+    /** A RayCluster written by a newer KubeRay (a field and an enum value this model does not know) is scaled, and keeps them. */
+    @Test
+    void scalesARayClusterOfANewerKubeRayAndLeavesWhatItDoesNotKnow() {
+        RayCluster typed = withGcs(RayClusters.walkthrough("default", unique("newer")), gcs.address(), 0);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = kubernetes.getKubernetesSerialization().convertValue(typed, Map.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) json.get("spec");
+        spec.put("aFieldOfANewerKubeRay", Map.of("enabled", true));
+        spec.put("autoscalerOptions", Map.of("upscalingMode", "AModeOfANewerKubeRay"));
+        kubernetes.genericKubernetesResources("ray.io/v1", "RayCluster").inNamespace("default")
+                .resource(kubernetes.getKubernetesSerialization().convertValue(json, GenericKubernetesResource.class)).create();
+        RayCluster cluster = read(typed);
+        ScaleDecision decision = Decisions.scale(cluster, 10, 0, 4, List.of());
+
+        send(decision);
+
+        assertThat(awaitResult(decision).outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(4);
+        Map<String, Object> stored = kubernetes.genericKubernetesResources("ray.io/v1", "RayCluster").inNamespace("default")
+                .withName(cluster.getMetadata().getName()).get().getAdditionalProperties();
+        assertThat(stored.get("spec")).asInstanceOf(InstanceOfAssertFactories.MAP)
+                .containsEntry("aFieldOfANewerKubeRay", Map.of("enabled", true))
+                .containsEntry("autoscalerOptions", Map.of("upscalingMode", "AModeOfANewerKubeRay"));
     }
 
     @Test
