@@ -29,7 +29,6 @@ import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -304,14 +303,7 @@ class CollectorServiceTest {
         gcs.serve(GcsStates.state(1).tasks(ONE_CPU, 2).build());
         RayCluster newer = RayClusters.walkthrough("default", unique("newer"));
         newer.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", gcs.address());
-        @SuppressWarnings("unchecked")
-        Map<String, Object> json = kubernetes.getKubernetesSerialization().convertValue(newer, Map.class);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> spec = (Map<String, Object>) json.get("spec");
-        spec.put("aFieldOfANewerKubeRay", Map.of("enabled", true));
-        spec.put("autoscalerOptions", Map.of("upscalingMode", "AModeOfANewerKubeRay"));
-        kubernetes.genericKubernetesResources("ray.io/v1", "RayCluster").inNamespace("default")
-                .resource(kubernetes.getKubernetesSerialization().convertValue(json, GenericKubernetesResource.class)).create();
+        RayClusters.createAsOfANewerKubeRay(kubernetes, newer);
         RayCluster beside = create(RayClusters.walkthrough("default", unique("beside")));
 
         ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(newer, ClusterSnapshot::hasRayState).value());

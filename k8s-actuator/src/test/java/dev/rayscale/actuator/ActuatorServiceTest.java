@@ -23,7 +23,6 @@ import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.common.WithTestResource;
@@ -131,14 +130,7 @@ class ActuatorServiceTest {
     @Test
     void scalesARayClusterOfANewerKubeRayAndLeavesWhatItDoesNotKnow() {
         RayCluster typed = withGcs(RayClusters.walkthrough("default", unique("newer")), gcs.address(), 0);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> json = kubernetes.getKubernetesSerialization().convertValue(typed, Map.class);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> spec = (Map<String, Object>) json.get("spec");
-        spec.put("aFieldOfANewerKubeRay", Map.of("enabled", true));
-        spec.put("autoscalerOptions", Map.of("upscalingMode", "AModeOfANewerKubeRay"));
-        kubernetes.genericKubernetesResources("ray.io/v1", "RayCluster").inNamespace("default")
-                .resource(kubernetes.getKubernetesSerialization().convertValue(json, GenericKubernetesResource.class)).create();
+        RayClusters.createAsOfANewerKubeRay(kubernetes, typed);
         RayCluster cluster = read(typed);
         ScaleDecision decision = Decisions.scale(cluster, 10, 0, 4, List.of());
 
@@ -149,8 +141,7 @@ class ActuatorServiceTest {
         Map<String, Object> stored = kubernetes.genericKubernetesResources("ray.io/v1", "RayCluster").inNamespace("default")
                 .withName(cluster.getMetadata().getName()).get().getAdditionalProperties();
         assertThat(stored.get("spec")).asInstanceOf(InstanceOfAssertFactories.MAP)
-                .containsEntry("aFieldOfANewerKubeRay", Map.of("enabled", true))
-                .containsEntry("autoscalerOptions", Map.of("upscalingMode", "AModeOfANewerKubeRay"));
+                .containsAllEntriesOf(RayClusters.NEWER_FIELD).containsEntry("autoscalerOptions", RayClusters.NEWER_AUTOSCALER_OPTIONS);
     }
 
     @Test

@@ -1,12 +1,15 @@
 package dev.rayscale.testsupport;
 
 import dev.rayscale.kuberay.RayLabels;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.ray.v1.RayCluster;
 import io.ray.v1.RayClusterSpec;
 import io.ray.v1.rayclusterspec.HeadGroupSpec;
@@ -88,5 +91,26 @@ public final class RayClusters {
                 .withNewSpec().addNewContainer().withName("ray").withImage("rayproject/ray:2.41.0").endContainer().endSpec()
                 .withNewStatus().withPhase(phase).endStatus()
                 .build();
+    }
+
+    /** A field of the spec no KubeRay this model knows has, as a newer KubeRay's RayCluster may carry ({@link #createAsOfANewerKubeRay}). */
+    public static final Map<String, Object> NEWER_FIELD = Map.of("aFieldOfANewerKubeRay", Map.of("enabled", true));
+    /** Autoscaler options with an upscaling mode no KubeRay this model knows has. */
+    public static final Map<String, Object> NEWER_AUTOSCALER_OPTIONS = Map.of("upscalingMode", "AModeOfANewerKubeRay");
+
+    /**
+     * Creates {@code cluster} as a newer KubeRay would have written it: with {@link #NEWER_FIELD} in its spec and
+     * {@link #NEWER_AUTOSCALER_OPTIONS}, which the typed model cannot carry (so it is written untyped).
+     */
+    public static void createAsOfANewerKubeRay(KubernetesClient client, RayCluster cluster) {
+        KubernetesSerialization json = client.getKubernetesSerialization();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> written = json.convertValue(cluster, Map.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) written.get("spec");
+        spec.putAll(NEWER_FIELD);
+        spec.put("autoscalerOptions", NEWER_AUTOSCALER_OPTIONS);
+        client.genericKubernetesResources("ray.io/v1", "RayCluster").inNamespace(cluster.getMetadata().getNamespace())
+                .resource(json.convertValue(written, GenericKubernetesResource.class)).create();
     }
 }
