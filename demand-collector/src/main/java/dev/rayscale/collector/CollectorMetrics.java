@@ -1,12 +1,12 @@
 package dev.rayscale.collector;
 
+import dev.rayscale.service.ClusterSeries;
 import dev.rayscale.service.Gauges;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,8 +23,6 @@ public class CollectorMetrics {
     private static final String GCS_UNREACHABLE = "rayscale.collector.gcs.unreachable";
     private static final String GCS_ERRORS = "rayscale.collector.gcs.errors";
     private static final String TOO_LARGE = "rayscale.collector.snapshots.too.large";
-    /** The series kept per cluster. */
-    private static final List<String> PER_CLUSTER = List.of(GCS_UNREACHABLE, GCS_ERRORS, TOO_LARGE);
 
     private final MeterRegistry registry;
     private final Timer pollOk;
@@ -37,9 +35,11 @@ public class CollectorMetrics {
     private final AtomicInteger misconfigured = new AtomicInteger();
     /** Per cluster, when its GCS reads began to fail (epoch milliseconds), 0 while they succeed. */
     private final Map<String, AtomicLong> failingSince = new ConcurrentHashMap<>();
+    private final ClusterSeries series;
 
     public CollectorMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.series = new ClusterSeries(registry, System::nanoTime, failingSince::remove, GCS_UNREACHABLE, GCS_ERRORS, TOO_LARGE);
         this.pollOk = pollTimer("ok");
         this.pollFailed = pollTimer("error");
         this.lag = Timer.builder("rayscale.collector.snapshot.lag")
@@ -87,10 +87,7 @@ public class CollectorMetrics {
      * seconds its GCS had been failing would grow for ever, and RayscaleGcsUnreachable fire for a cluster that is gone.
      */
     void forget(String cluster) {
-        failingSince.remove(cluster);
-        for (String name : PER_CLUSTER) {
-            registry.find(name).tag("cluster", cluster).meters().forEach(registry::remove);
-        }
+        series.forget(cluster);
     }
 
     private static double secondsSince(AtomicLong since) {

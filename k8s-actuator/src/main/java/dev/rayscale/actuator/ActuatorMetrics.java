@@ -2,10 +2,14 @@ package dev.rayscale.actuator;
 
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.Outcome;
+import dev.rayscale.service.ClusterSeries;
 import dev.rayscale.service.MetricTags;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.List;
 
@@ -21,12 +25,15 @@ public class ActuatorMetrics {
     private static final String REPORTS_DROPPED = "rayscale.actuator.reports.dropped";
     private static final List<String> REPORT_KINDS = List.of("event", "gcs");
     private static final String UNREAD_WRITES = "rayscale.actuator.unread.writes";
+    private static final String RESULTS = "rayscale.actuator.results";
 
     private final MeterRegistry registry;
     private final Timer decisionToPatch;
+    private final ClusterSeries series;
 
     public ActuatorMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.series = new ClusterSeries(registry, System::nanoTime, cluster -> { }, RESULTS);
         this.decisionToPatch = Timer.builder("rayscale.actuator.decision.to.patch")
                 .description("From the decision (its snapshot's observation) to the RayCluster patched")
                 .publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
@@ -47,13 +54,22 @@ public class ActuatorMetrics {
 
     /**
      * Counted three times: in total by outcome, per cluster (for the dashboard's table; one series per cluster and outcome
-     * seen), and in total by cause (the dashboard's causes panel: drains refused, patches refused, clusters changed under a
+     * seen, gone once nothing of the cluster has come for {@link ClusterSeries#EXPIRY}), and in total by cause (the dashboard's causes panel: drains refused, patches refused, clusters changed under a
      * decision).
      */
     void outcome(String cluster, ActuationCause cause) {
         registry.counter("rayscale.actuator.outcomes", "outcome", cause.outcome().name()).increment();
-        registry.counter("rayscale.actuator.results", "cluster", cluster, "outcome", cause.outcome().name()).increment();
+        series.seen(cluster);
+        registry.counter(RESULTS, "cluster", cluster, "outcome", cause.outcome().name()).increment();
         registry.counter(CAUSES, "cause", MetricTags.of(cause)).increment();
+    }
+
+    void start(@Observes StartupEvent event) {
+        series.expireUnseen();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        series.close();
     }
 
     void drains(int accepted, int refused) {

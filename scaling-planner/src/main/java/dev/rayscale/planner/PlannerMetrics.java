@@ -6,6 +6,7 @@ import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.Reason;
 import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.service.ClusterSeries;
 import dev.rayscale.service.Gauges;
 import dev.rayscale.service.MetricTags;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,48 +17,29 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
  * What the planner counts: how long each plan takes, every evaluation by kind (published or not), the
  * decisions published per cluster and kind, and per cluster the demand it could not place and how long its oldest pod has
- * waited; a cluster's series go once it has sent nothing here for {@link #SERIES_EXPIRY}.
+ * waited; a cluster's series go once nothing of it has come here for {@link ClusterSeries#EXPIRY}.
  */
 @ApplicationScoped
 public class PlannerMetrics {
 
-    /**
-     * How long a cluster's series outlive its last snapshot here: after it, the cluster is deleted, opted out, or read by
-     * another planner (its partition moved), and a gauge left would say its last figure for ever (a pod waiting for a
-     * node, which RayscalePodsWaitingForNodes alerts on). A tracked cluster's snapshots come at least every collector
-     * heartbeat (5 s by default).
-     */
-    static final Duration SERIES_EXPIRY = Duration.ofMinutes(5);
     private static final String REASONS = "rayscale.planner.decision.reasons";
     private static final String INFEASIBLE = "rayscale.planner.infeasible.demand";
     private static final String PODS_WAITING = "rayscale.planner.pods.waiting.oldest.seconds";
     private static final String DECISIONS = "rayscale.planner.decisions";
-    private static final List<String> PER_CLUSTER = List.of(INFEASIBLE, PODS_WAITING, DECISIONS);
 
     private final MeterRegistry registry;
-    private final LongSupplier nanoTime;
     private final Timer planTime;
     private final Map<String, AtomicLong> infeasible = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> oldestWaitingPod = new ConcurrentHashMap<>();
-    /** Per cluster, when the last of its events was counted here ({@link #nanoTime}). */
-    private final Map<String, Long> lastSeen = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService expiry = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "planner-metrics-expiry");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ClusterSeries series;
 
     @Inject
     public PlannerMetrics(MeterRegistry registry) {
@@ -66,7 +48,7 @@ public class PlannerMetrics {
 
     PlannerMetrics(MeterRegistry registry, LongSupplier nanoTime) {
         this.registry = registry;
-        this.nanoTime = nanoTime;
+        this.series = new ClusterSeries(registry, nanoTime, this::forgotten, INFEASIBLE, PODS_WAITING, DECISIONS);
         this.planTime = Timer.builder("rayscale.planner.plan.duration")
                 .description("Time to compute one decision from one snapshot")
                 .publishPercentileHistogram()
@@ -81,29 +63,21 @@ public class PlannerMetrics {
     }
 
     void start(@Observes StartupEvent event) {
-        long every = SERIES_EXPIRY.toSeconds() / 10;
-        expiry.scheduleWithFixedDelay(() -> forgetUnseenSince(nanoTime.getAsLong() - SERIES_EXPIRY.toNanos()), every, every, TimeUnit.SECONDS);
+        series.expireUnseen();
     }
 
     void stop(@Observes ShutdownEvent event) {
-        expiry.shutdownNow();
+        series.close();
     }
 
-    /** Removes the series of every cluster whose last event was counted before {@code cutoff} ({@link #nanoTime}). */
+    /** As {@link ClusterSeries#forgetUnseenSince}: the series of clusters from which nothing has come since {@code cutoff}. */
     void forgetUnseenSince(long cutoff) {
-        lastSeen.forEach((cluster, seen) -> {
-            if (seen - cutoff < 0 && lastSeen.remove(cluster, seen)) {
-                infeasible.remove(cluster);
-                oldestWaitingPod.remove(cluster);
-                for (String name : PER_CLUSTER) {
-                    registry.find(name).tag("cluster", cluster).meters().forEach(registry::remove);
-                }
-            }
-        });
+        series.forgetUnseenSince(cutoff);
     }
 
-    private void seen(String cluster) {
-        lastSeen.put(cluster, nanoTime.getAsLong());
+    private void forgotten(String cluster) {
+        infeasible.remove(cluster);
+        oldestWaitingPod.remove(cluster);
     }
 
     /** A snapshot older than the decision TTL, not planned. */
@@ -121,7 +95,7 @@ public class PlannerMetrics {
      * is a node pool that cannot grow, which only the platform team can fix.
      */
     void observed(ClusterSnapshot snapshot) {
-        seen(snapshot.cluster().id());
+        series.seen(snapshot.cluster().id());
         if (snapshot.pendingPods() == null) {
             return;  // Kubernetes was not read for this snapshot: what waits is unknown, the last figure stands
         }
@@ -132,7 +106,7 @@ public class PlannerMetrics {
     }
 
     void planned(ScaleDecision decision, long nanos) {
-        seen(decision.cluster().id());
+        series.seen(decision.cluster().id());
         planTime.record(Duration.ofNanos(nanos));
         registry.counter("rayscale.planner.evaluations", "kind", kind(decision)).increment();
         long unplaced = decision.infeasible().stream().mapToLong(PlannerMetrics::size).sum();
@@ -151,7 +125,7 @@ public class PlannerMetrics {
      * which the dashboard shows over time (how often clusters are held because a GCS cannot be read, launches fail).
      */
     void published(ScaleDecision decision) {
-        seen(decision.cluster().id());
+        series.seen(decision.cluster().id());
         registry.counter(DECISIONS, "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
         decision.codedReasons().stream().map(Reason::code).distinct()
                 .forEach(code -> registry.counter(REASONS, "code", MetricTags.of(code)).increment());

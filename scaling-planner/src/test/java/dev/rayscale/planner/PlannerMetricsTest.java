@@ -7,6 +7,7 @@ import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.EventSchemas;
+import dev.rayscale.service.ClusterSeries;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.Arrays;
 import java.util.List;
@@ -58,9 +59,9 @@ class PlannerMetricsTest {
         assertThat(gone).isNotEqualTo(staying);
         assertThat(series(gone)).containsExactly("rayscale.planner.pods.waiting.oldest.seconds");
 
-        now.addAndGet(PlannerMetrics.SERIES_EXPIRY.toNanos());
+        now.addAndGet(ClusterSeries.EXPIRY.toNanos());
         expiring.observed(snapshot("walkthrough"));
-        expiring.forgetUnseenSince(now.get() - PlannerMetrics.SERIES_EXPIRY.toNanos() + 1);
+        expiring.forgetUnseenSince(now.get() - ClusterSeries.EXPIRY.toNanos() + 1);
 
         assertThat(series(gone)).as("nothing of it for the whole expiry").isEmpty();
         assertThat(series(staying)).containsExactly("rayscale.planner.decisions", "rayscale.planner.infeasible.demand",
