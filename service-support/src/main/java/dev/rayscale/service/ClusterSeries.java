@@ -10,6 +10,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import org.jboss.logging.Logger;
 
 /**
  * A service's metric series kept per cluster (tagged {@code cluster}), removed once the cluster is gone from the service:
@@ -19,6 +20,8 @@ import java.util.function.LongSupplier;
  * every cluster ever seen.
  */
 public final class ClusterSeries implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(ClusterSeries.class);
 
     /** Far longer than the gap between a tracked cluster's events: the collector's heartbeat is 5 s by default. */
     public static final Duration EXPIRY = Duration.ofMinutes(5);
@@ -54,7 +57,16 @@ public final class ClusterSeries implements AutoCloseable {
     /** Forgets, every tenth of {@link #EXPIRY}, the clusters not {@linkplain #seen seen} for the whole of it. */
     public void expireUnseen() {
         long every = EXPIRY.toMillis() / 10;
-        sweeper.scheduleWithFixedDelay(() -> forgetUnseenSince(nanoTime.getAsLong() - EXPIRY.toNanos()), every, every, TimeUnit.MILLISECONDS);
+        sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void sweep() {
+        try {
+            forgetUnseenSince(nanoTime.getAsLong() - EXPIRY.toNanos());
+        } catch (RuntimeException e) {
+            // One failed sweep must not end the schedule (a scheduled task that throws is never run again).
+            LOG.warn("a sweep of the per-cluster metric series failed; the next one retries", e);
+        }
     }
 
     /** Forgets every cluster last {@linkplain #seen seen} before {@code cutoff} ({@link #nanoTime}). */
