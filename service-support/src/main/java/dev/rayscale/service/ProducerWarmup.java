@@ -43,13 +43,9 @@ public final class ProducerWarmup {
             KafkaClientService kafka = clients.get();
             Config settings = config.get();
             List<Uni<List<PartitionInfo>>> readied = kafka.getProducerChannels().stream()
-                    .map(channel -> kafka.<Object, Object>getProducer(channel).partitionsFor(topic(settings, channel)))
+                    .map(channel -> kafka.<Object, Object>getProducer(channel).partitionsFor(KafkaTopics.topic(settings, "outgoing", channel)))
                     .toList();
             Uni.join().all(readied).andFailFast().await().atMost(WITHIN);
         });
-    }
-
-    static String topic(Config config, String channel) {
-        return config.getOptionalValue("mp.messaging.outgoing." + channel + ".topic", String.class).orElse(channel);
     }
 }
