@@ -8,9 +8,9 @@ import org.jboss.logging.Logger;
 /**
  * Does at start-up, off its path, what a service's first event would otherwise pay for in a cold JVM (class loading,
  * serialisers, connections). The steps run one after another on a daemon thread of their own; one that fails is logged at
- * debug and the next runs anyway: the first event then pays for it, as it would have without a warm-up. The first steps
- * check that the service's Kafka topics exist ({@link KafkaTopicsReadiness}) and ready its producers
- * ({@link ProducerWarmup}); the service's own steps follow.
+ * debug and the next runs anyway: the first event then pays for it, as it would have without a warm-up. The first step
+ * checks that the service's Kafka topics exist ({@link KafkaTopicsReadiness}, which says so at start when they do not)
+ * and readies its producers ({@link ProducerWarmup}); the service's own steps follow.
  *
  * <p>In a <em>training run</em> ({@code -D}{@value #TRAINING_RUN}{@code =true}) the service exits once warmed up. The
  * build starts each service so, with {@code -XX:ArchiveClassesAtExit}, to record the classes its start-up and warm-up
@@ -34,9 +34,9 @@ public final class BackgroundWarmup {
         return Boolean.getBoolean(TRAINING_RUN);
     }
 
-    /** Starts the warm-up: the Kafka topics' check, the producers', then {@code steps}. */
+    /** Starts the warm-up: the producers', then {@code steps}. */
     public static void start(String threadName, List<Step> steps) {
-        List<Step> all = new ArrayList<>(List.of(KafkaTopicsReadiness.step(), ProducerWarmup.step()));
+        List<Step> all = new ArrayList<>(List.of(ProducerWarmup.step()));
         all.addAll(steps);
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();

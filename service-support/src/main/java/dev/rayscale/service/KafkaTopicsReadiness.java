@@ -3,7 +3,6 @@ package dev.rayscale.service;
 import io.smallrye.common.annotation.Identifier;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.HashMap;
@@ -84,15 +83,6 @@ public class KafkaTopicsReadiness implements HealthCheck {
             admin = Admin.create(settings);
         }
         return admin;
-    }
-
-    /** The warm-up's step: the first check, so that missing topics are said at start, not at the first probe. */
-    static BackgroundWarmup.Step step() {
-        return new BackgroundWarmup.Step("the Kafka topics' check", () -> {
-            if (!BackgroundWarmup.trainingRun()) {
-                CDI.current().select(KafkaTopicsReadiness.class, Readiness.Literal.INSTANCE).get().call();
-            }
-        });
     }
 
     private synchronized void saidOnce(Set<String> missing) {

@@ -4,7 +4,10 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import java.time.Duration;
 import jakarta.enterprise.inject.spi.CDI;
+import org.eclipse.microprofile.health.HealthCheckResponse.Status;
+import org.eclipse.microprofile.health.Readiness;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.common.PartitionInfo;
 import org.eclipse.microprofile.config.Config;
@@ -29,15 +32,21 @@ public final class ProducerWarmup {
     private ProducerWarmup() {
     }
 
-    /** The step for the running service: its Kafka clients and its configuration, looked up when the step runs. */
+    /** The step for the running service: its Kafka clients, its configuration and its topics' check, looked up when the step runs. */
     static BackgroundWarmup.Step step() {
-        return step(() -> CDI.current().select(KafkaClientService.class).get(), ConfigProvider::getConfig);
+        return step(() -> CDI.current().select(KafkaClientService.class).get(), ConfigProvider::getConfig,
+                () -> CDI.current().select(KafkaTopicsReadiness.class, Readiness.Literal.INSTANCE).get().call().getStatus() == Status.UP);
     }
 
-    /** The step that readies every producer of {@code clients}, each on its channel's topic (the channel's name by default). */
-    static BackgroundWarmup.Step step(Supplier<KafkaClientService> clients, Supplier<Config> config) {
+    /**
+     * The step that readies every producer of {@code clients}, each on its channel's topic (the channel's name by default),
+     * once {@code topicsExist} says that the broker answers and has the topics (and says which are missing when not). When
+     * they do not, the producers are left alone: asking a producer for a topic it cannot find holds its sending thread for
+     * up to {@code max.block.ms} (5 minutes), and a stop waited for that (40 s, then the process was killed).
+     */
+    static BackgroundWarmup.Step step(Supplier<KafkaClientService> clients, Supplier<Config> config, BooleanSupplier topicsExist) {
         return new BackgroundWarmup.Step("the Kafka producers", () -> {
-            if (BackgroundWarmup.trainingRun()) {
+            if (BackgroundWarmup.trainingRun() || !topicsExist.getAsBoolean()) {
                 return;
             }
             KafkaClientService kafka = clients.get();

@@ -23,9 +23,19 @@ class ProducerWarmupTest {
     void asksEveryProducerForItsChannelsTopicTheChannelsNameWhenNoneIsSet() {
         KafkaClientService clients = clients(Set.of("decisions", "dead-letters"));
         Config config = config(Map.of("mp.messaging.outgoing.decisions.topic", "rayscale.decisions"));
-        ProducerWarmup.step(() -> clients, () -> config).run().run();
+        ProducerWarmup.step(() -> clients, () -> config, () -> true).run().run();
 
         assertThat(asked).containsExactlyInAnyOrder("decisions -> rayscale.decisions", "dead-letters -> dead-letters");
+    }
+
+    @Test
+    void leavesTheProducersAloneWhileTheirTopicsCannotBeFound() {
+        KafkaClientService clients = clients(Set.of("decisions", "dead-letters"));
+        Config config = config(Map.of("mp.messaging.outgoing.decisions.topic", "rayscale.decisions"));
+
+        ProducerWarmup.step(() -> clients, () -> config, () -> false).run().run();
+
+        assertThat(asked).as("a producer asked for a topic it cannot find holds its sending thread for minutes").isEmpty();
     }
 
     @Test
@@ -34,7 +44,7 @@ class ProducerWarmupTest {
         try {
             KafkaClientService clients = clients(Set.of("decisions"));
             Config config = config(Map.of());
-            ProducerWarmup.step(() -> clients, () -> config).run().run();
+            ProducerWarmup.step(() -> clients, () -> config, () -> true).run().run();
         } finally {
             System.clearProperty(BackgroundWarmup.TRAINING_RUN);
         }
