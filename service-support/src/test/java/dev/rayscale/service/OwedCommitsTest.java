@@ -1,6 +1,7 @@
 package dev.rayscale.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.smallrye.mutiny.Uni;
@@ -50,6 +51,13 @@ class OwedCommitsTest {
         return new OwedCommits(action -> Uni.createFrom().voidItem().invoke(() -> action.accept(consumer)), retryAfter);
     }
 
+    /** Owed commits of {@code consumer} after these failed, made again only when a test settles them. */
+    private static OwedCommits owing(Rebalancing consumer, Map<TopicPartition, OffsetAndMetadata> failed) {
+        OwedCommits owed = owedOn(consumer, Duration.ofHours(1));
+        owed.failed(failed);
+        return owed;
+    }
+
     @Test
     void aFailedCommitIsMadeAgainUntilTheGroupTakesIt() {
         Rebalancing consumer = new Rebalancing(2, FIRST, SECOND);
@@ -67,9 +75,8 @@ class OwedCommitsTest {
     @Test
     void theLaterOfTwoFailedCommitsIsTheOneMade() {
         Rebalancing consumer = new Rebalancing(0, FIRST);
-        OwedCommits owed = owedOn(consumer, Duration.ofHours(1));
+        OwedCommits owed = owing(consumer, Map.of(FIRST, new OffsetAndMetadata(8)));
 
-        owed.failed(Map.of(FIRST, new OffsetAndMetadata(8)));
         owed.failed(Map.of(FIRST, new OffsetAndMetadata(6)));
         owed.settle(consumer);
 
@@ -79,9 +86,8 @@ class OwedCommitsTest {
     @Test
     void aPartitionThatWentToAnotherMemberIsLeftToIt() {
         Rebalancing consumer = new Rebalancing(0, SECOND);
-        OwedCommits owed = owedOn(consumer, Duration.ofHours(1));
+        OwedCommits owed = owing(consumer, Map.of(FIRST, new OffsetAndMetadata(6), SECOND, new OffsetAndMetadata(3)));
 
-        owed.failed(Map.of(FIRST, new OffsetAndMetadata(6), SECOND, new OffsetAndMetadata(3)));
         owed.settle(consumer);
 
         assertThat(consumer.committed(FIRST)).as("the new owner reads on from the group's offset").isEqualTo(-1);
@@ -95,10 +101,8 @@ class OwedCommitsTest {
     void aNewerCommitOfTheGroupIsNotUndone() {
         Rebalancing consumer = new Rebalancing(0, FIRST);
         consumer.commitSync(Map.of(FIRST, new OffsetAndMetadata(9)));
-        OwedCommits owed = owedOn(consumer, Duration.ofHours(1));
 
-        owed.failed(Map.of(FIRST, new OffsetAndMetadata(6)));
-        owed.settle(consumer);
+        owing(consumer, Map.of(FIRST, new OffsetAndMetadata(6))).settle(consumer);
 
         assertThat(consumer.committed(FIRST)).isEqualTo(9);
         assertThat(consumer.commits).hasValue(1);
@@ -107,14 +111,10 @@ class OwedCommitsTest {
     @Test
     void aCommitThatFailsWhileSettlingStaysOwed() {
         Rebalancing consumer = new Rebalancing(1, FIRST);
-        OwedCommits owed = owedOn(consumer, Duration.ofHours(1));
-        owed.failed(Map.of(FIRST, new OffsetAndMetadata(6)));
+        OwedCommits owed = owing(consumer, Map.of(FIRST, new OffsetAndMetadata(6)));
 
-        try {
-            owed.settle(consumer);
-        } catch (RebalanceInProgressException expected) {
-            // as when the rebalance a revocation begins fails the commit
-        }
+        assertThatThrownBy(() -> owed.settle(consumer)).as("as when the rebalance that a revocation begins refuses the commit")
+                .isInstanceOf(RebalanceInProgressException.class);
         owed.settle(consumer);
 
         assertThat(consumer.committed(FIRST)).isEqualTo(6);
