@@ -6,6 +6,7 @@ import dev.rayscale.kuberay.RayLabels;
 import dev.rayscale.service.Causes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -94,10 +95,30 @@ public class ClusterInventory {
     private <T> SharedIndexInformer<T> keptTrying(SharedIndexInformer<T> informer, String kind) {
         informer.exceptionHandler((started, failure) -> {
             metrics.kubernetesFailure(kind);
-            LOG.warnf("%s of %s failed, trying again: %s", started ? "watching" : "the first list", kind, Causes.root(failure));
+            LOG.warnf("%s of %s failed, trying again: %s%s", started ? "watching" : "the first list", kind, Causes.root(failure), hint(kind, failure));
             return true;
         });
         return informer;
+    }
+
+    /**
+     * What the two refusals an install meets first mean, for the log line: a 403 is the collector's RBAC, and a 404 for
+     * RayClusters an API server without KubeRay's CRD. Empty for anything else.
+     */
+    static String hint(String kind, Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof KubernetesClientException refused) {
+                if (refused.getCode() == 403) {
+                    return " (the collector's service account may not list and watch " + kind
+                            + ": see its ClusterRole, or its Role in each watched namespace, deploy/README.md)";
+                }
+                if (refused.getCode() == 404 && RAYCLUSTERS.equals(kind)) {
+                    return " (this API server has no RayCluster resource: is KubeRay's CRD, rayclusters.ray.io v1, installed?)";
+                }
+                return "";
+            }
+        }
+        return "";
     }
 
     /** The informers' readers, built off the event loop ({@link ClusterReaders}); the collector is not ready before the informers sync anyway. */

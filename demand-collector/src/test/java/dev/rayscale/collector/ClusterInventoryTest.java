@@ -8,6 +8,7 @@ import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -100,6 +101,18 @@ class ClusterInventoryTest {
         client.resources(RayCluster.class).inNamespace("default").resource(RayClusters.walkthrough("default", "later")).create();
         await().atMost(WITHIN).untilAsserted(() -> assertThat(inventory.clusters()).hasSize(2));
         assertThat(inventory.watching()).isTrue();
+    }
+
+    @Test
+    void saysWhatTheRefusalsAnInstallMeetsFirstMean() {
+        KubernetesClientException forbidden = new KubernetesClientException("rayclusters.ray.io is forbidden", 403, null);
+        KubernetesClientException notFound = new KubernetesClientException("the server could not find the requested resource", 404, null);
+
+        assertThat(ClusterInventory.hint("pods", new java.util.concurrent.CompletionException(forbidden))).contains("ClusterRole");
+        assertThat(ClusterInventory.hint("rayclusters", notFound)).contains("is KubeRay's CRD");
+        assertThat(ClusterInventory.hint("pods", notFound)).isEmpty();
+        assertThat(ClusterInventory.hint("rayclusters", new KubernetesClientException("the server is restarting", 503, null))).isEmpty();
+        assertThat(ClusterInventory.hint("rayclusters", new java.io.IOException("connection refused"))).isEmpty();
     }
 
     /** Why the collector sets its own rule: with fabric8's, an informer whose first list fails stops for good. */
