@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * the annotation {@code rayscale.dev/gcs-address}. With KubeRay {@code authOptions.mode: token} the
  * cluster's token (Secret {@code authOptions.secretName}, else the cluster's name; key
  * {@code auth_token}) is sent as {@code authorization: Bearer ...}. Channels are non-blocking and
- * share a small executor: a thousand clusters do not need a thousand threads.
+ * share a small executor: a thousand clusters do not need a thousand threads. Every call goes through the interceptor
+ * the service gives (its metrics).
  */
 public final class GcsChannels implements AutoCloseable {
 
@@ -49,6 +50,7 @@ public final class GcsChannels implements AutoCloseable {
     private final KubernetesClient kubernetes;
     private final int defaultPort;
     private final boolean defaultTls;
+    private final ClientInterceptor calls;
     private final Map<String, Open> open = new ConcurrentHashMap<>();
     private final ExecutorService callbacks = Executors.newFixedThreadPool(2, runnable -> {
         Thread thread = new Thread(runnable, "gcs-callbacks");
@@ -56,10 +58,12 @@ public final class GcsChannels implements AutoCloseable {
         return thread;
     });
 
-    public GcsChannels(KubernetesClient kubernetes, int defaultPort, boolean defaultTls) {
+    /** @param calls sees every call to every GCS (a service's metrics of them) */
+    public GcsChannels(KubernetesClient kubernetes, int defaultPort, boolean defaultTls, ClientInterceptor calls) {
         this.kubernetes = kubernetes;
         this.defaultPort = defaultPort;
         this.defaultTls = defaultTls;
+        this.calls = calls;
     }
 
     /** The id channels are kept under: {@code namespace/name}, as events name a cluster ({@code ClusterRef.id()}). */
@@ -86,7 +90,7 @@ public final class GcsChannels implements AutoCloseable {
         ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(address).executor(callbacks)
                 .maxInboundMessageSize(MAX_REPLY_BYTES);
         ManagedChannel channel = (tls ? builder.useTransportSecurity() : builder.usePlaintext()).build();
-        Channel intercepted = token == null ? channel : ClientInterceptors.intercept(channel, bearer(token));
+        Channel intercepted = token == null ? ClientInterceptors.intercept(channel, calls) : ClientInterceptors.intercept(channel, bearer(token), calls);
         open.put(clusterId, new Open(address, tls, channel, intercepted));
         return intercepted;
     }

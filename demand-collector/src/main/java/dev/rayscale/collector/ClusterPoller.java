@@ -63,7 +63,7 @@ public class ClusterPoller {
     public ClusterPoller(ClusterInventory inventory, SnapshotPublisher publisher, ClusterWarnings warnings, CollectorConfig config,
             Sharding sharding, CollectorMetrics metrics, KubernetesClient kubernetes) {
         this.inventory = inventory;
-        this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls()), inventory,
+        this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls(), metrics.gcsCalls()), inventory,
                 config.gcs().deadline());
         this.publisher = publisher;
         this.warnings = warnings;

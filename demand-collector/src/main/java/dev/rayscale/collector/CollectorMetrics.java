@@ -1,7 +1,9 @@
 package dev.rayscale.collector;
 
+import dev.rayscale.service.CallTimes;
 import dev.rayscale.service.ClusterSeries;
 import dev.rayscale.service.Gauges;
+import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -15,7 +17,8 @@ import java.util.function.IntSupplier;
 
 /**
  * What the collector counts: GCS polls and their latency, errors and how long reads have failed by cluster, clusters watched,
- * snapshots published or not, snapshot lag, snapshots too large to publish, pods cached, failed lists and watches of Kubernetes.
+ * snapshots published or not, snapshot lag, snapshots too large to publish, pods cached, failed lists and watches of Kubernetes;
+ * and, by gRPC's own client metrics, every call to a GCS.
  */
 @ApplicationScoped
 public class CollectorMetrics {
@@ -53,6 +56,11 @@ public class CollectorMetrics {
         Gauges.register(registry, "rayscale.collector.clusters.watched", watched, AtomicInteger::get, "Opted-in clusters this replica reads");
         Gauges.register(registry, "rayscale.collector.clusters.misconfigured", misconfigured, AtomicInteger::get,
                 "Opted-in clusters with in-tree autoscaling on, which Rayscale leaves alone");
+    }
+
+    /** Times every call to a GCS, by gRPC method and status code ({@code grpc.client.processing.duration}). */
+    ClientInterceptor gcsCalls() {
+        return CallTimes.grpc(registry);
     }
 
     /** Counts the Ray pods the informers hold, as {@code cached} says: what the collector's memory grows with. */

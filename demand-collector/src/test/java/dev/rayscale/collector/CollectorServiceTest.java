@@ -267,6 +267,9 @@ class CollectorServiceTest {
         String unreachable = "(?s).*\\nrayscale_collector_gcs_unreachable_seconds\\{cluster=\"default/" + cluster.getMetadata().getName() + "\"} ";
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then().statusCode(200)
                 .body(matchesPattern(unreachable + "([1-9][0-9]*\\.[0-9]+|0\\.[0-9]*[1-9][0-9]*)\\n.*")));
+        // gRPC's own client metrics time every GCS call by its status.
+        given().get("/q/metrics").then().body(matchesPattern(
+                "(?s).*\\ngrpc_client_processing_duration_seconds_count\\{method=\"GetClusterResourceState\",[^}]*statusCode=\"UNAVAILABLE\"} .*"));
 
         gcs.heal().serve(GcsStates.state(2).tasks(ONE_CPU, 3).build());
         ClusterSnapshot back = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster,

@@ -2,8 +2,10 @@ package dev.rayscale.actuator;
 
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.Outcome;
+import dev.rayscale.service.CallTimes;
 import dev.rayscale.service.ClusterSeries;
 import dev.rayscale.service.MetricTags;
+import io.grpc.ClientInterceptor;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -12,11 +14,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What the actuator counts: outcomes by kind (in total and per cluster) and by cause, drains accepted and refused,
- * decision-to-patch latency, writes made without a read first, and reports dropped because too many were waiting to be
- * sent.
+ * decision-to-patch latency, the Kubernetes API's answers and how long they took, writes made without a read first, and
+ * reports dropped because too many were waiting to be sent. Its calls to the GCSs are timed by gRPC's own client metrics
+ * ({@link #gcsCalls}).
  */
 @ApplicationScoped
 public class ActuatorMetrics {
@@ -26,6 +30,7 @@ public class ActuatorMetrics {
     private static final List<String> REPORT_KINDS = List.of("event", "gcs");
     private static final String UNREAD_WRITES = "rayscale.actuator.unread.writes";
     private static final String RESULTS = "rayscale.actuator.results";
+    private static final String KUBERNETES_REQUESTS = "rayscale.actuator.kubernetes.requests";
 
     private final MeterRegistry registry;
     private final Timer decisionToPatch;
@@ -90,6 +95,23 @@ public class ActuatorMetrics {
         if (tried) {
             registry.counter(UNREAD_WRITES, "result", applied ? "applied" : "read-after-all").increment();
         }
+    }
+
+    /**
+     * One request to the Kubernetes API ({@code request}: what it asked, such as {@code raycluster.patch}) and how it
+     * ended: {@code answered} (2xx), {@code refused} (any other answer but a 5xx or 429), {@code failed} (5xx, 429) or
+     * {@code no-answer}. When decisions wait to be taken up, these tell an API server that answers slowly from an
+     * actuator that is slow of its own.
+     */
+    void kubernetesRequest(String request, String outcome, long nanos) {
+        Timer.builder(KUBERNETES_REQUESTS).description("Requests to the Kubernetes API, by what they asked and how they ended")
+                .tags("request", request, "outcome", outcome).serviceLevelObjectives(CallTimes.BUCKETS).register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Times every call to a GCS, by gRPC method and status code ({@code grpc.client.processing.duration}). */
+    ClientInterceptor gcsCalls() {
+        return CallTimes.grpc(registry);
     }
 
     void patched(Duration sinceDecision) {

@@ -50,11 +50,13 @@ public class ClusterApi {
     private final KubernetesClient client;
     private final ClusterReaders readers;
     private final ActuatorConfig config;
+    private final ActuatorMetrics metrics;
 
-    public ClusterApi(KubernetesClient client, ActuatorConfig config) {
+    public ClusterApi(KubernetesClient client, ActuatorConfig config, ActuatorMetrics metrics) {
         this.client = client;
         this.readers = new ClusterReaders(client);
         this.config = config;
+        this.metrics = metrics;
     }
 
     /**
@@ -69,7 +71,7 @@ public class ClusterApi {
     /** The RayCluster and, if asked, its pods; null if the RayCluster does not exist. */
     Observation observe(String namespace, String name, boolean withPods) {
         buildReaders();
-        RayCluster cluster = retrying(() -> client.resources(RayCluster.class).inNamespace(namespace).withName(name).get());
+        RayCluster cluster = retrying("raycluster.get", () -> client.resources(RayCluster.class).inNamespace(namespace).withName(name).get());
         if (cluster == null) {
             return null;
         }
@@ -83,14 +85,14 @@ public class ClusterApi {
 
     private List<Pod> podsOf(String namespace, String name) {
         buildReaders();
-        return retrying(() -> client.pods().inNamespace(namespace).withLabel(RayLabels.CLUSTER, name).list()).getItems();
+        return retrying("pods.list", () -> client.pods().inNamespace(namespace).withLabel(RayLabels.CLUSTER, name).list()).getItems();
     }
 
     public PatchOutcome patch(String namespace, String name, String jsonPatch) {
         buildReaders();
         try {
-            RayCluster patched = client.resources(RayCluster.class).inNamespace(namespace).withName(name)
-                    .patch(PatchContext.of(PatchType.JSON), jsonPatch);
+            RayCluster patched = timed("raycluster.patch", () -> client.resources(RayCluster.class).inNamespace(namespace).withName(name)
+                    .patch(PatchContext.of(PatchType.JSON), jsonPatch));
             return new PatchOutcome.Applied(new Observation(patched, Observations.of(patched, List.of(), config.replicaLabel())));
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409 || e.getCode() == 422) {
@@ -100,16 +102,29 @@ public class ClusterApi {
         }
     }
 
-    private <T> T retrying(Supplier<T> call) {
+    private <T> T retrying(String request, Supplier<T> call) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return call.get();
+                return timed(request, call);
             } catch (KubernetesClientException e) {
                 if (!transientFailure(e) || attempt >= config.patchAttempts()) {
                     throw e;
                 }
                 pause(attempt);
             }
+        }
+    }
+
+    /** Makes one request, timed in the actuator's metrics by what it asked and how it ended. */
+    private <T> T timed(String request, Supplier<T> call) {
+        long started = System.nanoTime();
+        try {
+            T answer = call.get();
+            metrics.kubernetesRequest(request, "answered", System.nanoTime() - started);
+            return answer;
+        } catch (KubernetesClientException e) {
+            metrics.kubernetesRequest(request, e.getCode() <= 0 ? "no-answer" : transientFailure(e) ? "failed" : "refused", System.nanoTime() - started);
+            throw e;
         }
     }
 

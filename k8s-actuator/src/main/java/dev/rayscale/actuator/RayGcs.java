@@ -60,8 +60,8 @@ public class RayGcs {
     private final GcsChannels channels;
     private final long deadlineMillis;
 
-    public RayGcs(KubernetesClient kubernetes, ActuatorConfig config) {
-        this.channels = new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls());
+    public RayGcs(KubernetesClient kubernetes, ActuatorConfig config, ActuatorMetrics metrics) {
+        this.channels = new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls(), metrics.gcsCalls());
         this.deadlineMillis = config.gcs().deadline().toMillis();
     }
 

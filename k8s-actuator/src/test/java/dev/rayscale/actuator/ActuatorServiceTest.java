@@ -266,7 +266,7 @@ class ActuatorServiceTest {
     void aPatchThatLandedButWasNotAnsweredIsReportedApplied() {
         RayCluster cluster = create(unique("landed"), 0);
         ScaleDecision decision = Decisions.scale(cluster, 14, 0, 3, List.of());
-        ClusterApi answerLost = new ClusterApi(kubernetes, config()) {
+        ClusterApi answerLost = new ClusterApi(kubernetes, config(), metrics()) {
             private boolean lost;
 
             @Override
@@ -302,7 +302,7 @@ class ActuatorServiceTest {
         pods(cluster, a, cluster.getMetadata().getName() + "-b", cluster.getMetadata().getName() + "-c");
         gcs.serve(nodes(a));
         ScaleDecision decision = Decisions.scale(cluster, 17, 3, 2, List.of(Decisions.idle(a)));
-        ClusterApi raced = new ClusterApi(kubernetes, config()) {
+        ClusterApi raced = new ClusterApi(kubernetes, config(), metrics()) {
             private boolean editedMeanwhile;
 
             @Override
@@ -421,7 +421,7 @@ class ActuatorServiceTest {
 
     /** The API, with {@code meanwhile} run right before the pods are read again after the drains. */
     private ClusterApi beforeThePodsAreReadAgain(Runnable meanwhile) {
-        return new ClusterApi(kubernetes, config()) {
+        return new ClusterApi(kubernetes, config(), metrics()) {
             @Override
             Map<String, ObservedCluster.ObservedPod> pods(String namespace, String name) {
                 meanwhile.run();
@@ -498,7 +498,7 @@ class ActuatorServiceTest {
         assertThat(read(cluster).getMetadata().getResourceVersion()).as("no second write").isEqualTo(afterFirst);
 
         // A new actuator process has no memory but the RayCluster's annotations: it still applies nothing.
-        ActuationService restarted = serviceOver(new ClusterApi(kubernetes, config()));
+        ActuationService restarted = serviceOver(new ClusterApi(kubernetes, config(), metrics()));
         assertThat(restarted.apply(decision).outcome()).isEqualTo(Outcome.NOOP);
         assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(afterFirst);
     }
@@ -645,6 +645,24 @@ class ActuatorServiceTest {
                 .body(containsString("rayscale_actuator_outcomes_total"))
                 .body(containsString("rayscale_actuator_drains_total"))
                 .body(containsString("rayscale_actuator_causes_total{cause=\"drains_refused\"}"));
+    }
+
+    @Test
+    void timesItsRequestsToKubernetesAndItsCallsToTheGcs() {
+        RayCluster cluster = create(unique("timed"), 2);
+        String idle = cluster.getMetadata().getName() + "-idle-a";
+        pods(cluster, idle, cluster.getMetadata().getName() + "-other");
+        gcs.serve(nodes(idle));
+        ScaleDecision decision = Decisions.scale(cluster, 90, 2, 1, List.of(Decisions.idle(idle)));
+
+        send(decision);
+
+        assertThat(awaitResult(decision).outcome()).isEqualTo(Outcome.APPLIED);
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("rayscale_actuator_kubernetes_requests_seconds_count{outcome=\"answered\",request=\"raycluster.get\"}"))
+                .body(containsString("rayscale_actuator_kubernetes_requests_seconds_bucket{outcome=\"answered\",request=\"pods.list\",le=\"1.0\"}"))
+                .body(containsString("rayscale_actuator_kubernetes_requests_seconds_count{outcome=\"answered\",request=\"raycluster.patch\"}"))
+                .body(containsString("grpc_client_processing_duration_seconds_count{method=\"DrainNode\""));
     }
 
     private RayCluster create(String name, int replicas) {
@@ -804,8 +822,8 @@ class ActuatorServiceTest {
     void theResultDoesNotWaitForTheGcsReport() throws Exception {
         HeldGcs gcs = new HeldGcs();
         ClusterReports slowReports = gcs.reports();
-        ActuationService service = new ActuationService(new ClusterApi(kubernetes, config()), gcs, slowReports, config(),
-                new ActuatorMetrics(new SimpleMeterRegistry()));
+        ActuationService service = new ActuationService(new ClusterApi(kubernetes, config(), metrics()), gcs, slowReports, config(),
+                metrics());
         RayCluster cluster = create(unique("slow-gcs"), 0);
         ScaleDecision decision = Decisions.scale(cluster, 1, 0, 2, List.of());
 
@@ -848,12 +866,12 @@ class ActuatorServiceTest {
         private final java.util.concurrent.CountDownLatch answers = new java.util.concurrent.CountDownLatch(1);
 
         HeldGcs() {
-            super(kubernetes, config());
+            super(kubernetes, config(), metrics());
         }
 
         /** Reports through this GCS, as the service's reports would. */
         ClusterReports reports() {
-            return new ClusterReports(kubernetes, this, config(), new ActuatorMetrics(new SimpleMeterRegistry()));
+            return new ClusterReports(kubernetes, this, config(), metrics());
         }
 
         @Override
@@ -932,14 +950,18 @@ class ActuatorServiceTest {
 
     /** An actuation service of its own over {@code api}, as a new process would have, reporting through the service's reports. */
     private ActuationService serviceOver(ClusterApi api) {
-        return new ActuationService(api, new RayGcs(kubernetes, config()), reports, config(),
-                new ActuatorMetrics(new SimpleMeterRegistry()));
+        return new ActuationService(api, new RayGcs(kubernetes, config(), metrics()), reports, config(),
+                metrics());
     }
 
     /** The cluster's Events once every report handed over so far has been sent. */
     private List<Event> eventsSent(RayCluster cluster) {
         await().atMost(WITHIN).until(reports::idle);
         return events(cluster);
+    }
+
+    private static ActuatorMetrics metrics() {
+        return new ActuatorMetrics(new SimpleMeterRegistry());
     }
 
     private static ActuatorConfig config() {

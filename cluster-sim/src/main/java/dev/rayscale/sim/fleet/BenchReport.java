@@ -13,10 +13,11 @@ import java.util.function.ToLongFunction;
  *
  * @param simulatorPassesMs the time between one simulated cluster's passes, sorted: when it is far above the model's tick
  *     the simulator fell behind, and pods come up later than a real cluster's would
+ * @param actuatorCalls the (first) actuator's calls to the Kubernetes API and the GCSs, over its whole run
  */
 public record BenchReport(FleetBench.Settings settings, long maxWorkers, double seconds, Chain.Account account, Map<Service, Usage.Figures> usage,
         Map<String, Long> maxLag, ClusterSimulator.Invariants invariants, long[] simulatorPassesMs, long unreadable, int errorsLogged,
-        List<String> rebalanced) {
+        List<String> rebalanced, CallFigures actuatorCalls) {
 
     static final int E2E_P99_TARGET_MS = 250;
     static final int RSS_TARGET_MIB = 256;
@@ -50,6 +51,10 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         lines.add(hop("each hop: decision -> result (actuator)", account.actuatingMs()));
         lines.add(hop("  any result: decision -> taken up", account.actuator().waitingMs()));
         lines.add(hop("  any result: taken up -> result", account.actuator().handlingMs()));
+        if (!actuatorCalls.kinds().isEmpty()) {
+            lines.add(String.format(Locale.ROOT, "%-44s %9s %9s %9s %9s", "the actuator's calls, its whole run", "count", "mean ms", "> 1 s", "> 5 s"));
+            lines.addAll(actuatorCalls.lines());
+        }
         lines.add(String.format(Locale.ROOT, "%-20s %10s %10s", "service", "CPU cores", "RSS MiB"));
         usage.forEach((service, figures) -> lines.add(String.format(Locale.ROOT, "%-20s %10.2f %10d", service.name().toLowerCase(Locale.ROOT),
                 figures.cores(), figures.rssMiB())));

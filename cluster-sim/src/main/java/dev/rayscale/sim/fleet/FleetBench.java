@@ -2,11 +2,13 @@ package dev.rayscale.sim.fleet;
 
 import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.Fleet;
+import dev.rayscale.sim.demo.ProcessStats;
 import dev.rayscale.sim.demo.RayscaleServices;
 import dev.rayscale.sim.demo.RayscaleServices.Member;
 import dev.rayscale.sim.demo.RayscaleServices.Service;
 import dev.rayscale.sim.demo.ServiceLogs;
 import dev.rayscale.sim.demo.Topics;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +36,8 @@ public final class FleetBench {
     public static final int PARTITIONS = 6;
     private static final Duration DRAIN = Duration.ofSeconds(60);
     private static final Duration SETTLE = Duration.ofSeconds(20);
+    /** The longest the end waits for an actuator that is still answering decisions. */
+    private static final Duration LAST_ANSWERS = Duration.ofMinutes(3);
     /** How long the end waits for the simulated GCSs to pull the last changes, when the simulator is behind its model. */
     private static final Duration PULLS = Duration.ofMinutes(3);
     private static final Duration REJOIN_AFTER = Duration.ofSeconds(15);
@@ -148,7 +152,8 @@ public final class FleetBench {
             out.accept("changes stopped; waiting for the last ones to be acted on ...");
             Chain.Account account = drain(chain, reader);
             return new BenchReport(settings, load.maxWorkers(), seconds, account, usage.figures(), lag.max(), fleet.invariants(),
-                    fleet.passIntervalsMillis(), reader.unreadable(), ServiceLogs.unexpectedErrors(work.resolve("logs")).size(), rebalances);
+                    fleet.passIntervalsMillis(), reader.unreadable(), ServiceLogs.unexpectedErrors(work.resolve("logs")).size(), rebalances,
+                    actuatorCalls(services));
         }
     }
 
@@ -192,12 +197,30 @@ public final class FleetBench {
      */
     private Chain.Account drain(Chain chain, ChainReader reader) {
         awaitPulled();
-        settled(chain, reader, snapshot -> false, DRAIN);
+        settled(chain, reader, snapshot -> false, DRAIN, DRAIN);
         Set<String> undecided = chain.firstSightsUndecided();
         out.accept("planning again the " + undecided.size() + " snapshots that first saw a change and brought no decision ...");
         Set<String> changingNothing = reader.changingNothing(undecided);
         // The fleet goes on meanwhile (pods come up, the planner decides again): those decisions' results are waited for too.
-        return settled(chain, reader, changingNothing::contains, SETTLE);
+        Chain.Account account = settled(chain, reader, changingNothing::contains, SETTLE, LAST_ANSWERS);
+        if (account.lost() > 0) {
+            out.accept(account.lost() + " changes or decisions without a result when the wait ended (none answered for " + SETTLE.toSeconds()
+                    + " s, or " + LAST_ANSWERS.toMinutes() + " minutes up)");
+        }
+        return account;
+    }
+
+    /** The first actuator's calls, from its metrics while it still runs; none if they cannot be read. */
+    private CallFigures actuatorCalls(RayscaleServices services) {
+        try {
+            return CallFigures.of(ProcessStats.metrics(services.port(Service.ACTUATOR)));
+        } catch (IOException e) {
+            out.accept("could not read the actuator's metrics: " + e);
+            return new CallFigures(List.of());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new CallFigures(List.of());
+        }
     }
 
     /** Until every change made is in its GCS's state: a cluster the simulator is behind on pulls its raylets' loads late. */
@@ -211,13 +234,23 @@ public final class FleetBench {
         }
     }
 
-    /** The account once nothing is lost (every change acted on or waiting for launches, every decision answered), or at {@code within}. */
-    private static Chain.Account settled(Chain chain, ChainReader reader, Predicate<String> changesNothing, Duration within) {
-        long deadline = System.nanoTime() + within.toNanos();
+    /**
+     * The account once nothing is lost (every change acted on or waiting for launches, every decision answered), or once
+     * no decision has been answered for {@code stalled}, or at {@code atMost}: an actuator still answering a wave of
+     * decisions (the fleet goes on deciding while the end waits) is waited for, so that a slow tail is not counted as
+     * lost; a decision never answered still is.
+     */
+    private static Chain.Account settled(Chain chain, ChainReader reader, Predicate<String> changesNothing, Duration stalled, Duration atMost) {
+        long started = System.nanoTime();
+        long lastAnswer = started;
         Chain.Account account = chain.account(reader::waitsForLaunches, changesNothing);
-        while (account.lost() > 0 && System.nanoTime() < deadline) {
+        while (account.lost() > 0 && System.nanoTime() - lastAnswer < stalled.toNanos() && System.nanoTime() - started < atMost.toNanos()) {
             sleep(Duration.ofSeconds(2));
-            account = chain.account(reader::waitsForLaunches, changesNothing);
+            Chain.Account next = chain.account(reader::waitsForLaunches, changesNothing);
+            if (next.results() > account.results()) {
+                lastAnswer = System.nanoTime();
+            }
+            account = next;
         }
         return account;
     }

@@ -74,6 +74,7 @@ class BenchReportTest {
         Map<Service, Usage.Figures> usage = Map.of(Service.COLLECTOR, new Usage.Figures(0.3, 200), Service.PLANNER, new Usage.Figures(0.3, 210),
                 Service.ACTUATOR, new Usage.Figures(0.3, actuatorRssMiB));
         return new BenchReport(settings, 8, 1, chain.account(cluster -> false, snapshot -> false), usage, Map.of(),
-                new ClusterSimulator.Invariants(0, 0, 0, 0, 0), simulatorPassesMs, 0, 0, List.of());
+                new ClusterSimulator.Invariants(0, 0, 0, 0, 0), simulatorPassesMs, 0, 0, List.of(),
+                new CallFigures(List.of()));
     }
 }
