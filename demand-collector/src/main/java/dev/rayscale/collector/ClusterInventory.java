@@ -106,19 +106,16 @@ public class ClusterInventory {
      * RayClusters an API server without KubeRay's CRD. Empty for anything else.
      */
     static String hint(String kind, Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof KubernetesClientException refused) {
-                if (refused.getCode() == 403) {
-                    return " (the collector's service account may not list and watch " + kind
-                            + ": see its ClusterRole, or its Role in each watched namespace, deploy/README.md)";
-                }
-                if (refused.getCode() == 404 && RAYCLUSTERS.equals(kind)) {
-                    return " (this API server has no RayCluster resource: is KubeRay's CRD, rayclusters.ray.io v1, installed?)";
-                }
-                return "";
+        return Causes.find(failure, KubernetesClientException.class).map(refused -> {
+            if (refused.getCode() == 403) {
+                return " (the collector's service account may not list and watch " + kind
+                        + ": see its ClusterRole, or its Role in each watched namespace, deploy/README.md)";
             }
-        }
-        return "";
+            if (refused.getCode() == 404 && RAYCLUSTERS.equals(kind)) {
+                return " (this API server has no RayCluster resource: is KubeRay's CRD, rayclusters.ray.io v1, installed?)";
+            }
+            return "";
+        }).orElse("");
     }
 
     /** The informers' readers, built off the event loop ({@link ClusterReaders}); the collector is not ready before the informers sync anyway. */

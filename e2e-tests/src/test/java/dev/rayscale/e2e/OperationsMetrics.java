@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 final class OperationsMetrics {
 
     static final Path FILES = ClosedLoops.ROOT.resolve("deploy/helm/rayscale/files");
-    private static final Pattern METRIC = Pattern.compile("\\b((?:rayscale|kafka)_[a-z0-9_]+)");
+    private static final Pattern METRIC = Pattern.compile("\\b((?:rayscale|kafka|grpc)_[a-z0-9_]+)");
     /** A sample's name, or a family's (a histogram's name without _bucket, _count, _sum) from its TYPE line. */
     private static final Pattern EXPOSED = Pattern.compile("^(?:# TYPE )?([a-zA-Z_:][a-zA-Z0-9_:]*)", Pattern.MULTILINE);
 
