@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * The actuator's only ways to touch Kubernetes: read a RayCluster (with its pods), or its pods alone, and apply one JSON
  * Patch to it. Reads are retried a bounded number of times on transient failures (5xx, 429, no
  * answer); a patch is sent once and its outcome told apart, because retrying a patch blindly is
- * wrong: one that timed out may have landed, and its retry would then fail its own test operations.
+ * wrong: one that timed out may have landed, and its retry would then fail its own test operations. Every request is
+ * timed, by what it asked and how it ended ({@link ActuatorMetrics#kubernetesRequest}).
  */
 @ApplicationScoped
 public class ClusterApi {
