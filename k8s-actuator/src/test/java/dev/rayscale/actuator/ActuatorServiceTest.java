@@ -649,11 +649,8 @@ class ActuatorServiceTest {
 
     @Test
     void timesItsRequestsToKubernetesAndItsCallsToTheGcs() {
-        RayCluster cluster = create(unique("timed"), 2);
-        String idle = cluster.getMetadata().getName() + "-idle-a";
-        pods(cluster, idle, cluster.getMetadata().getName() + "-other");
-        gcs.serve(nodes(idle));
-        ScaleDecision decision = Decisions.scale(cluster, 90, 2, 1, List.of(Decisions.idle(idle)));
+        RayCluster cluster = threePodsOneIdle("timed");
+        ScaleDecision decision = Decisions.scale(cluster, 90, 3, 2, List.of(Decisions.idle(idlePod(cluster))));
 
         send(decision);
 

@@ -2,6 +2,7 @@ package dev.rayscale.sim.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -13,21 +14,12 @@ class CallFiguresTest {
         String get = "rayscale_actuator_kubernetes_requests_seconds_%s{outcome=\"%s\",request=\"raycluster.get\"%s}";
         String drain = "grpc_client_processing_duration_seconds_%s{method=\"DrainNode\",methodType=\"UNARY\","
                 + "service=\"ray.rpc.autoscaler.AutoscalerStateService\",statusCode=\"%s\"%s}";
-        Map<String, Double> samples = Map.ofEntries(
-                Map.entry(get.formatted("count", "answered", ""), 8.0),
-                Map.entry(get.formatted("sum", "answered", ""), 4.0),
-                Map.entry(get.formatted("bucket", "answered", ",le=\"1.0\""), 6.0),
-                Map.entry(get.formatted("bucket", "answered", ",le=\"5.0\""), 7.0),
-                Map.entry(get.formatted("count", "no-answer", ""), 2.0),
-                Map.entry(get.formatted("sum", "no-answer", ""), 11.0),
-                Map.entry(get.formatted("bucket", "no-answer", ",le=\"1.0\""), 0.0),
-                Map.entry(get.formatted("bucket", "no-answer", ",le=\"5.0\""), 0.0),
-                Map.entry(get.formatted("max", "no-answer", ""), 5.5),
-                Map.entry(drain.formatted("count", "OK", ""), 3.0),
-                Map.entry(drain.formatted("sum", "OK", ""), 0.03),
-                Map.entry(drain.formatted("bucket", "OK", ",le=\"1.0\""), 3.0),
-                Map.entry(drain.formatted("bucket", "OK", ",le=\"5.0\""), 3.0),
-                Map.entry("rayscale_actuator_outcomes_total{outcome=\"APPLIED\"}", 40.0));
+        Map<String, Double> samples = new HashMap<>();
+        histogram(samples, get, "answered", 8, 4.0, 6, 7);
+        histogram(samples, get, "no-answer", 2, 11.0, 0, 0);
+        samples.put(get.formatted("max", "no-answer", ""), 5.5);
+        histogram(samples, drain, "OK", 3, 0.03, 3, 3);
+        samples.put("rayscale_actuator_outcomes_total{outcome=\"APPLIED\"}", 40.0);
 
         CallFigures figures = CallFigures.of(samples);
 
@@ -39,5 +31,14 @@ class CallFiguresTest {
     @Test
     void aServiceThatCalledNothingHasNoFigures() {
         assertThat(CallFigures.of(Map.of("rayscale_actuator_outcomes_total{outcome=\"APPLIED\"}", 40.0)).kinds()).isEmpty();
+    }
+
+    /** One series of a histogram as Prometheus writes it: its count, sum (seconds) and the 1 s and 5 s buckets. */
+    private static void histogram(Map<String, Double> samples, String series, String label, long count, double seconds, long withinOne,
+            long withinFive) {
+        samples.put(series.formatted("count", label, ""), (double) count);
+        samples.put(series.formatted("sum", label, ""), seconds);
+        samples.put(series.formatted("bucket", label, ",le=\"1.0\""), (double) withinOne);
+        samples.put(series.formatted("bucket", label, ",le=\"5.0\""), (double) withinFive);
     }
 }
