@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints the path of Prometheus' promtool: the one on the PATH, else one fetched once from Debian's prometheus package
-# (apt-get download: no root, nothing installed) into .rayscale/tools. The deploy module's AlertRulesTest checks the
+# (apt-get download: no root, nothing installed) into .rayscale/tools. The deploy module's PromtoolTest checks the
 # chart's alert rules with it:
 #
 #   "$(scripts/promtool.sh)" test rules deploy/src/test/promtool/alerts-test.yaml
