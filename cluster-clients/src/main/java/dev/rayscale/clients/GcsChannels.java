@@ -2,20 +2,18 @@ package dev.rayscale.clients;
 
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.grpc.CallOptions;
 import io.grpc.Channel;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.ClientInterceptors;
-import io.grpc.ForwardingClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
+import io.grpc.stub.MetadataUtils;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.AuthOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -90,7 +88,7 @@ public final class GcsChannels implements AutoCloseable {
         ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget(address).executor(callbacks)
                 .maxInboundMessageSize(MAX_REPLY_BYTES);
         ManagedChannel channel = (tls ? builder.useTransportSecurity() : builder.usePlaintext()).build();
-        Channel intercepted = token == null ? ClientInterceptors.intercept(channel, calls) : ClientInterceptors.intercept(channel, bearer(token), calls);
+        Channel intercepted = ClientInterceptors.intercept(channel, token == null ? List.of(calls) : List.of(bearer(token), calls));
         open.put(clusterId, new Open(address, tls, channel, intercepted));
         return intercepted;
     }
@@ -153,17 +151,8 @@ public final class GcsChannels implements AutoCloseable {
     }
 
     private static ClientInterceptor bearer(String token) {
-        return new ClientInterceptor() {
-            @Override
-            public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-                return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-                    @Override
-                    public void start(Listener<R> listener, Metadata headers) {
-                        headers.put(AUTHORIZATION, "Bearer " + token);
-                        super.start(listener, headers);
-                    }
-                };
-            }
-        };
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + token);
+        return MetadataUtils.newAttachHeadersInterceptor(headers);
     }
 }

@@ -69,8 +69,7 @@ public class KafkaTopicsReadiness implements HealthCheck {
             saidOnce(missing);
             return missing.isEmpty() ? response.up().build() : response.down().withData("missing", String.join(", ", missing)).build();
         } catch (ExecutionException | TimeoutException failed) {
-            Throwable cause = failed instanceof ExecutionException ? failed.getCause() : failed;
-            return response.down().withData("reason", "cannot list the broker's topics: " + cause).build();
+            return response.down().withData("reason", "cannot list the broker's topics: " + Causes.root(failed)).build();
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             return response.down().withData("reason", "interrupted").build();

@@ -20,8 +20,13 @@ record CallFigures(List<Kind> kinds) {
     record Kind(String name, long count, double meanMs, long overOneSecond, long overFiveSeconds) {
     }
 
-    private static final Map<String, String> FAMILIES = Map.of("rayscale_actuator_kubernetes_requests_seconds", "request",
-            "grpc_client_processing_duration_seconds", "method");
+    /** A family of timed calls: what its kinds are called and the label that tells them apart. */
+    private record Family(String callee, String kindLabel) {
+    }
+
+    private static final Map<String, Family> FAMILIES = Map.of(
+            "rayscale_actuator_kubernetes_requests_seconds", new Family("Kubernetes", "request"),
+            "grpc_client_processing_duration_seconds", new Family("GCS", "method"));
     private static final Pattern SAMPLE = Pattern.compile("(\\w+)_(count|sum|bucket)\\{(.*)}");
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
 
@@ -29,7 +34,8 @@ record CallFigures(List<Kind> kinds) {
         Map<String, double[]> byKind = new TreeMap<>();
         samples.forEach((series, value) -> {
             Matcher sample = SAMPLE.matcher(series);
-            if (!sample.matches() || !FAMILIES.containsKey(sample.group(1))) {
+            Family family = sample.matches() ? FAMILIES.get(sample.group(1)) : null;
+            if (family == null) {
                 return;
             }
             Map<String, String> labels = new TreeMap<>();
@@ -37,7 +43,7 @@ record CallFigures(List<Kind> kinds) {
             while (label.find()) {
                 labels.put(label.group(1), label.group(2));
             }
-            String kind = (sample.group(1).startsWith("grpc") ? "GCS " : "Kubernetes ") + labels.get(FAMILIES.get(sample.group(1)));
+            String kind = family.callee() + " " + labels.get(family.kindLabel());
             double[] sums = byKind.computeIfAbsent(kind, key -> new double[4]);
             switch (sample.group(2)) {
                 case "count" -> sums[0] += value;
