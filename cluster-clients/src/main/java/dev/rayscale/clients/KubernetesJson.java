@@ -19,4 +19,9 @@ public final class KubernetesJson {
     public static ObjectMapper tolerateNewerKubeRay(ObjectMapper mapper) {
         return mapper.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).enable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL);
     }
+
+    /** As {@link #tolerateNewerKubeRay(ObjectMapper)}, each unknown enum value also remembered in {@code unknown}. */
+    public static ObjectMapper tolerateNewerKubeRay(ObjectMapper mapper, UnknownEnumValues unknown) {
+        return tolerateNewerKubeRay(mapper).disable(DeserializationFeature.READ_UNKNOWN_ENUM_VALUES_AS_NULL).addHandler(unknown);
+    }
 }

@@ -114,6 +114,7 @@ public class ClusterPoller {
                 if (!optedIn(cluster) || !sharding.owns(id)) {
                     continue;
                 }
+                warnings.ofUnknownValues(cluster);
                 if (Boolean.TRUE.equals(cluster.getSpec().getEnableInTreeAutoscaling())) {
                     misconfigured++;
                     warnings.once(cluster, "InTreeAutoscalingEnabled", "spec.enableInTreeAutoscaling is true: Ray's own autoscaler "

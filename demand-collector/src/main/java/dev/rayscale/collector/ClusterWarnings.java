@@ -1,9 +1,11 @@
 package dev.rayscale.collector;
 
 import dev.rayscale.clients.ClusterEvents;
+import dev.rayscale.clients.UnknownEnumValues;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
@@ -18,10 +20,22 @@ public class ClusterWarnings {
     private static final Logger LOG = Logger.getLogger(ClusterWarnings.class);
 
     private final ClusterEvents events;
+    private final UnknownEnumValues unknownEnumValues;
     private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-    public ClusterWarnings(KubernetesClient kubernetes) {
+    public ClusterWarnings(KubernetesClient kubernetes, UnknownEnumValues unknownEnumValues) {
         this.events = new ClusterEvents(kubernetes, "rayscale-demand-collector");
+        this.unknownEnumValues = unknownEnumValues;
+    }
+
+    /** Warns of the values a newer KubeRay wrote in the cluster that Rayscale reads as unset, so scales by their defaults. */
+    void ofUnknownValues(RayCluster cluster) {
+        List<UnknownEnumValues.Unknown> unknown = unknownEnumValues.in(cluster);
+        if (!unknown.isEmpty()) {
+            once(cluster, "UnknownKubeRayValues", "this RayCluster has values, from a newer KubeRay, that this Rayscale does not know: "
+                    + unknown + ". Rayscale reads each as if it were unset, and scales the cluster by that field's default (an "
+                    + "upscalingMode as Default, an authOptions.mode as no token). Upgrade Rayscale, or set a value it knows.");
+        }
     }
 
     void once(RayCluster cluster, String reason, String message) {

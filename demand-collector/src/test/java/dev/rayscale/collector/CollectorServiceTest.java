@@ -21,6 +21,7 @@ import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.SourceStatus;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.events.Topics;
+import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.sim.FakeGcs;
@@ -299,7 +300,8 @@ class CollectorServiceTest {
 
     /**
      * A RayCluster written by a newer KubeRay, with a field and an enum value this model does not know, is read, and holds
-     * up no other: with the client's own rules it failed to read, and with it the informer's list of every RayCluster.
+     * up no other: with the client's own rules it failed to read, and with it the informer's list of every RayCluster. The
+     * value it reads as unset is named in a Warning on the cluster, since Rayscale scales it by the field's default.
      */
     @Test
     void readsARayClusterOfANewerKubeRayAndTheOthersBesideIt() {
@@ -312,7 +314,12 @@ class CollectorServiceTest {
         ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(newer, ClusterSnapshot::hasRayState).value());
         assertThat(snapshot.demand().tasks()).containsExactly(new TaskDemand(Resources.of("CPU", "1"), 2));
         assertThat(snapshot.sources().kubernetes().status()).isEqualTo(SourceStatus.OK);
+        assertThat(snapshot.policy().upscalingMode()).isEqualTo(UpscalingMode.DEFAULT);
         awaitRecord(beside, ClusterSnapshot::hasRayState);
+        await().atMost(WITHIN).until(() -> warnings(newer).stream().anyMatch(e -> "UnknownKubeRayValues".equals(e.getReason())));
+        assertThat(warnings(newer)).singleElement().satisfies(warning -> assertThat(warning.getMessage())
+                .contains("spec.autoscalerOptions.upscalingMode='" + RayClusters.NEWER_AUTOSCALER_OPTIONS.get("upscalingMode") + "'"));
+        assertThat(warnings(beside)).isEmpty();
     }
 
     @Test
