@@ -25,6 +25,9 @@ import java.util.stream.Stream;
  */
 public final class Chain {
 
+    /** A decision taken up later than this after its publication is late ({@link ActuatorTimes#late}). */
+    static final long LATE_MS = 1_000;
+
     /**
      * A change of demand the bench made, as the GCS got it: at {@code atMillis} (wall clock) its pull of the raylets' loads
      * carried it, after it had answered read {@code gcsVersion}.
@@ -141,12 +144,37 @@ public final class Chain {
                 .mapToLong(decision -> decision.publishedAtMillis() - snapshots.get(decision.snapshotId()).publishedAtMillis()).sorted().toArray();
         long[] actuating = resultAt.entrySet().stream().filter(entry -> measuredDecisions.containsKey(entry.getKey()))
                 .mapToLong(entry -> entry.getValue() - measuredDecisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
+        long measuredSnapshots = snapshots.values().stream().filter(snapshot -> measured(snapshot.publishedAtMillis())).count();
+        return new Account(latencies, warmUp, skipped - skippedWarmingUp, waitingChanges, unanswered, twice, measuredSnapshots, measuredDecisions.size(),
+                measuredResults.size(), planning, actuating, actuatorTimes(measuredResults, measuredDecisions));
+    }
+
+    private ActuatorTimes actuatorTimes(List<Result> measuredResults, Map<String, Decision> measuredDecisions) {
         long[] takenUp = measuredResults.stream()
                 .mapToLong(result -> result.receivedAtMillis() - measuredDecisions.get(result.decisionId()).publishedAtMillis()).sorted().toArray();
         long[] handling = measuredResults.stream().mapToLong(result -> result.completedAtMillis() - result.receivedAtMillis()).sorted().toArray();
-        long measuredSnapshots = snapshots.values().stream().filter(snapshot -> measured(snapshot.publishedAtMillis())).count();
-        return new Account(latencies, warmUp, skipped - skippedWarmingUp, waitingChanges, unanswered, twice, measuredSnapshots, measuredDecisions.size(),
-                measuredResults.size(), planning, actuating, new ActuatorTimes(takenUp, handling));
+        Map<String, List<Result>> byCluster = new HashMap<>();
+        results.forEach(result -> byCluster.computeIfAbsent(clusterOf(result.decisionId()), key -> new ArrayList<>()).add(result));
+        long late = 0;
+        long behind = 0;
+        for (Result result : measuredResults) {
+            long published = measuredDecisions.get(result.decisionId()).publishedAtMillis();
+            if (result.receivedAtMillis() - published > LATE_MS) {
+                late++;
+                if (byCluster.get(clusterOf(result.decisionId())).stream().anyMatch(before -> before.receivedAtMillis() < result.receivedAtMillis()
+                        && before.completedAtMillis() > published && before.completedAtMillis() <= result.receivedAtMillis())) {
+                    behind++;
+                }
+            }
+        }
+        return new ActuatorTimes(takenUp, handling, late, behind);
+    }
+
+    /** The cluster a decision is for, by its snapshot; null if its snapshot was not read (or carried no GCS version). */
+    private String clusterOf(String decisionId) {
+        Decision decision = decisions.get(decisionId);
+        Snapshot snapshot = decision == null ? null : snapshots.get(decision.snapshotId());
+        return snapshot == null ? null : snapshot.cluster();
     }
 
     private boolean measured(long atMillis) {
@@ -246,8 +274,11 @@ public final class Chain {
      * @param waitingMs from the decision's publication until the actuator took it up: the broker, the poll, and the
      *     decisions ahead of it
      * @param handlingMs from then until its result was complete: reading, draining, patching
+     * @param late decisions taken up more than {@link #LATE_MS} after their publication
+     * @param lateBehindTheirCluster of those, the ones taken up when their cluster's previous decision, not yet complete
+     *     when they were published, was complete: they waited for it (a cluster's decisions are applied in order)
      */
-    public record ActuatorTimes(long[] waitingMs, long[] handlingMs) {
+    public record ActuatorTimes(long[] waitingMs, long[] handlingMs, long late, long lateBehindTheirCluster) {
     }
 
     /**

@@ -131,6 +131,26 @@ class ChainTest {
         assertThat(account.skipped()).as("the change not made while measuring").isEqualTo(1);
     }
 
+    @Test
+    void aDecisionTakenUpLateIsToldApartWhenItWaitedForItsClustersPreviousOne() {
+        chain.snapshot("a@1", new Chain.Snapshot("ns/a", 1, 900, 950));
+        chain.snapshot("a@2", new Chain.Snapshot("ns/a", 2, 1_400, 1_450));
+        chain.snapshot("b@1", new Chain.Snapshot("ns/b", 1, 900, 950));
+        chain.decision("a1", new Chain.Decision("a@1", 1_000));
+        chain.decision("a2", new Chain.Decision("a@2", 1_500));
+        chain.decision("b1", new Chain.Decision("b@1", 1_000));
+        chain.result(new Chain.Result("a1", Outcome.APPLIED, 1_010, 3_000));
+        chain.result(new Chain.Result("a2", Outcome.APPLIED, 3_001, 3_100));
+        chain.result(new Chain.Result("b1", Outcome.APPLIED, 2_500, 2_600));
+
+        Chain.ActuatorTimes actuator = chain.account(cluster -> false, snapshot -> false).actuator();
+
+        assertThat(actuator.waitingMs()).containsExactly(10, 1_500, 1_501);
+        assertThat(actuator.late()).as("a2 and b1").isEqualTo(2);
+        assertThat(actuator.lateBehindTheirCluster()).as("a2, taken up when a1, applied from before a2 was published, was complete")
+                .isEqualTo(1);
+    }
+
     /**
      * A change to {@code cluster} at {@code at}, after GCS read {@code version}: seen by a snapshot observed 50 ms later and
      * published 10 ms after that, decided on 20 ms later, taken up 10 ms later and applied at {@code appliedAt}.
