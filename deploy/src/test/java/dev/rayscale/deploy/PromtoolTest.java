@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,38 +27,29 @@ class PromtoolTest {
 
     private static final Path RULES = Chart.DIRECTORY.resolve("files/alerts.yaml");
     private static final Path TESTS = Path.of("src", "test", "promtool", "alerts-test.yaml").toAbsolutePath();
-    private static String promtool;
+    private static String promtoolPath;
 
     @BeforeAll
     static void fetchPromtool() throws Exception {
         Run fetched = run(Chart.DIRECTORY.resolve("../../../scripts/promtool.sh").normalize().toString());
         assertThat(fetched.exit()).as("scripts/promtool.sh:%n%s", fetched.output()).isZero();
-        promtool = fetched.output().lines().reduce((first, last) -> last).orElseThrow();
+        promtoolPath = fetched.output().lines().reduce((first, last) -> last).orElseThrow();
     }
 
     @Test
     void theRulesAreValid() throws Exception {
-        Run check = run(promtool, "check", "rules", RULES.toString());
-        assertThat(check.exit()).as(check.output()).isZero();
-        assertThat(check.output()).contains("SUCCESS: 6 rules found");
+        assertThat(promtool("check", "rules", RULES.toString())).contains("SUCCESS: 6 rules found");
     }
 
     @Test
     void eachAlertFiresOnWhatItIsForAndNotOtherwise() throws Exception {
-        Run test = run(promtool, "test", "rules", TESTS.toString());
-        assertThat(test.exit()).as(test.output()).isZero();
-        assertThat(test.output()).contains("SUCCESS");
+        assertThat(promtool("test", "rules", TESTS.toString())).contains("SUCCESS");
     }
 
     /** Each panel's queries, as recording rules, checked as promtool checks rules. */
     @Test
     void everyDashboardQueryIsValidPromql(@TempDir Path work) throws Exception {
-        Path rules = dashboardRules(work);
-
-        Run check = run(promtool, "check", "rules", rules.toString());
-
-        assertThat(check.exit()).as(check.output()).isZero();
-        assertThat(check.output()).containsPattern("SUCCESS: (1[6-9]|[2-9][0-9]) rules found");
+        assertThat(promtool("check", "rules", dashboardRules(work).toString())).containsPattern("SUCCESS: (1[6-9]|[2-9][0-9]) rules found");
     }
 
     /**
@@ -84,10 +76,7 @@ class PromtoolTest {
         new ObjectMapper(new YAMLFactory()).writeValue(tests.toFile(),
                 Map.of("rule_files", List.of(rules.toString()), "evaluation_interval", "1m", "tests", List.of(firstOfEach)));
 
-        Run test = run(promtool, "test", "rules", tests.toString());
-
-        assertThat(test.exit()).as(test.output()).isZero();
-        assertThat(test.output()).contains("SUCCESS");
+        assertThat(promtool("test", "rules", tests.toString())).contains("SUCCESS");
     }
 
     /** The dashboard's queries as recording rules {@code dashboard:panel_<id>_<refId>}, Grafana's variables given values. */
@@ -119,6 +108,13 @@ class PromtoolTest {
     }
 
     private record Run(int exit, String output) {
+    }
+
+    /** Runs promtool with {@code arguments}; it must succeed. Its output. */
+    private static String promtool(String... arguments) throws IOException, InterruptedException {
+        Run run = run(Stream.concat(Stream.of(promtoolPath), Stream.of(arguments)).toArray(String[]::new));
+        assertThat(run.exit()).as(run.output()).isZero();
+        return run.output();
     }
 
     /** Runs a command to its end (two minutes at most), its output and errors read together: the last line is its answer. */
