@@ -20,8 +20,8 @@ import java.util.stream.Stream;
  * each is remembered with the object it was read in, for the service to tell the object's owners what it read differently.
  *
  * <p>Objects are told apart by namespace and name, and a record holds only for the resourceVersion it was read at: an
- * object read again after an edit counts as clean until an unknown value is met in it again (the record of a deleted
- * object stays, a few bytes for each object that ever had such a value). The object is found among
+ * object read again after an edit counts as clean until an unknown value is met in it again; the service forgets a
+ * deleted object's record. The object is found among
  * the values being read around the field, so it must have its {@code metadata} read before the field, as the API server
  * writes it; a value met anywhere else reads as absent all the same, and is not remembered.
  */
@@ -60,6 +60,11 @@ public final class UnknownEnumValues extends DeserializationProblemHandler {
         ObjectMeta metadata = object.getMetadata();
         Read read = metadata == null ? null : byObject.get(key(metadata));
         return read != null && Objects.equals(read.resourceVersion(), metadata.getResourceVersion()) ? read.unknowns() : List.of();
+    }
+
+    /** Forgets what was read in {@code object}, deleted. */
+    public void forget(HasMetadata object) {
+        byObject.remove(key(object.getMetadata()));
     }
 
     private void remember(JsonParser parser, String value) {

@@ -59,6 +59,17 @@ class UnknownEnumValuesTest {
         assertThat(unknown.in(again)).containsExactly(new UnknownEnumValues.Unknown("spec.autoscalerOptions.upscalingMode", "Turbo"));
     }
 
+    @Test
+    void aDeletedObjectsRecordIsForgotten() {
+        RayCluster deleted = json.unmarshal(cluster("deleted", "7", "Turbo", "True"), RayCluster.class);
+        RayCluster beside = json.unmarshal(cluster("beside", "8", "Turbo", "True"), RayCluster.class);
+
+        unknown.forget(deleted);
+
+        assertThat(unknown.in(deleted)).isEmpty();
+        assertThat(unknown.in(beside)).hasSize(1);
+    }
+
     private static String cluster(String name, String resourceVersion, String upscalingMode, String readyStatus) {
         return """
                 {"apiVersion": "ray.io/v1", "kind": "RayCluster",

@@ -7,6 +7,7 @@ import dev.rayscale.service.Causes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -16,6 +17,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -43,6 +45,7 @@ public class ClusterInventory {
     private final List<SharedIndexInformer<RayCluster>> clusterInformers = new CopyOnWriteArrayList<>();
     private final List<SharedIndexInformer<Pod>> podInformers = new CopyOnWriteArrayList<>();
     private final List<PodCache> podCaches = new CopyOnWriteArrayList<>();
+    private final List<Consumer<RayCluster>> deletionListeners = new CopyOnWriteArrayList<>();
     private boolean stopped;
 
     public ClusterInventory(KubernetesClient client, CollectorConfig config, CollectorMetrics metrics) {
@@ -64,6 +67,7 @@ public class ClusterInventory {
                         PODS));
             }
         }
+        clusterInformers.forEach(informer -> informer.addEventHandler(new Deletions()));
         for (SharedIndexInformer<Pod> informer : podInformers) {
             PodCache cache = new PodCache(config.replicaLabel());
             informer.itemStore(cache);
@@ -122,6 +126,27 @@ public class ClusterInventory {
     private void readersReady() {
         if (!new ClusterReaders(client).build()) {
             LOG.debugf("could not build the informers' readers ahead; their first list builds them");
+        }
+    }
+
+    /** Calls {@code listener} with each RayCluster deleted from now on, or found gone when a watch lists again. */
+    void whenDeleted(Consumer<RayCluster> listener) {
+        deletionListeners.add(listener);
+    }
+
+    private final class Deletions implements ResourceEventHandler<RayCluster> {
+
+        @Override
+        public void onAdd(RayCluster cluster) {
+        }
+
+        @Override
+        public void onUpdate(RayCluster before, RayCluster after) {
+        }
+
+        @Override
+        public void onDelete(RayCluster cluster, boolean finalStateUnknown) {
+            deletionListeners.forEach(listener -> listener.accept(cluster));
         }
     }
 

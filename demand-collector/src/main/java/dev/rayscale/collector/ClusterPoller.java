@@ -74,6 +74,7 @@ public class ClusterPoller {
     }
 
     void start(@Observes StartupEvent event) {
+        inventory.whenDeleted(warnings::forget);
         long interval = config.pollInterval().toMillis();
         ticker.scheduleWithFixedDelay(this::tick, interval, interval, TimeUnit.MILLISECONDS);
         LOG.infof("polling opted-in clusters every %s (shard %d of %d)", config.pollInterval(), sharding.ordinal(), sharding.count());

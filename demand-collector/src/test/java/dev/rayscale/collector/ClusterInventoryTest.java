@@ -25,6 +25,8 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -84,9 +86,7 @@ class ClusterInventoryTest {
         client.pods().inNamespace("default").resource(RayClusters.headPod(cluster, "early-head")).create();
         listsToFail.set(4);
 
-        CollectorConfig defaults = new SmallRyeConfigBuilder().withMapping(CollectorConfig.class)
-                .withConverter(Duration.class, 200, new DurationConverter()).build().getConfigMapping(CollectorConfig.class);
-        inventory = new ClusterInventory(client, defaults, new CollectorMetrics(registry));
+        inventory = new ClusterInventory(client, defaults(), new CollectorMetrics(registry));
         inventory.start(new StartupEvent());
 
         await().atMost(WITHIN).until(inventory::synced);
@@ -104,6 +104,22 @@ class ClusterInventoryTest {
     }
 
     @Test
+    void tellsOfEachClusterDeleted() {
+        RayCluster kept = client.resources(RayCluster.class).inNamespace("default").resource(RayClusters.walkthrough("default", "kept")).create();
+        RayCluster deleted = client.resources(RayCluster.class).inNamespace("default").resource(RayClusters.walkthrough("default", "deleted")).create();
+        List<String> told = new CopyOnWriteArrayList<>();
+        inventory = new ClusterInventory(client, defaults(), new CollectorMetrics(registry));
+        inventory.whenDeleted(cluster -> told.add(cluster.getMetadata().getUid()));
+        inventory.start(new StartupEvent());
+        await().atMost(WITHIN).until(inventory::synced);
+
+        client.resource(deleted).delete();
+
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(told).containsExactly(deleted.getMetadata().getUid()));
+        assertThat(inventory.clusters()).extracting(cluster -> cluster.getMetadata().getUid()).containsExactly(kept.getMetadata().getUid());
+    }
+
+    @Test
     void saysWhatTheRefusalsAnInstallMeetsFirstMean() {
         KubernetesClientException forbidden = new KubernetesClientException("rayclusters.ray.io is forbidden", 403, null);
         KubernetesClientException notFound = new KubernetesClientException("the server could not find the requested resource", 404, null);
@@ -113,6 +129,11 @@ class ClusterInventoryTest {
         assertThat(ClusterInventory.hint("pods", notFound)).isEmpty();
         assertThat(ClusterInventory.hint("rayclusters", new KubernetesClientException("the server is restarting", 503, null))).isEmpty();
         assertThat(ClusterInventory.hint("rayclusters", new java.io.IOException("connection refused"))).isEmpty();
+    }
+
+    private static CollectorConfig defaults() {
+        return new SmallRyeConfigBuilder().withMapping(CollectorConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter()).build().getConfigMapping(CollectorConfig.class);
     }
 
     /** Why the collector sets its own rule: with fabric8's, an informer whose first list fails stops for good. */
