@@ -32,7 +32,10 @@ import org.jboss.logging.Logger;
  * (offsets are committed only past acknowledged records, so nothing is skipped). A burst of bad records
  * then costs the good ones behind it little.
  *
- * <p>Counts every record in {@code <meter>{outcome=accepted|invalid|unsupported_version|failed}}.
+ * <p>Counts every record in {@code <meter>{outcome=accepted|invalid|unsupported_version|failed}}. The log says a record
+ * set aside once a minute for each outcome, with how many more were set aside since: a producer writing garbage would
+ * otherwise write a warning for every record (a thousand in the demo's poison fault), and each is on the dead-letter
+ * topic with its reason anyway.
  */
 public final class EventInbox<T extends RayscaleEvent> {
 
@@ -42,6 +45,7 @@ public final class EventInbox<T extends RayscaleEvent> {
     private static final String UNSUPPORTED_VERSION = "unsupported_version";
     private static final String FAILED = "failed";
     static final int PIPELINED_DEAD_LETTERS = 64;
+    static final Duration SET_ASIDE_SAID_EVERY = Duration.ofMinutes(1);
 
     private final EventDeserializer<T> deserializer;
     private final DeadLetters deadLetters;
@@ -52,6 +56,7 @@ public final class EventInbox<T extends RayscaleEvent> {
     private final Unsettled handling = new Unsettled();
     /** Records whose dead letter is on its way: bounded by {@link #PIPELINED_DEAD_LETTERS}, waited for when stopping. */
     private final Unsettled settingAside = new Unsettled();
+    private final Pacing setAsideSaid = new Pacing(SET_ASIDE_SAID_EVERY, System::nanoTime);
 
     /** An inbox whose {@link #deliver} completes only when the handler's work is done (and the record acknowledged). */
     public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter) {
@@ -190,7 +195,9 @@ public final class EventInbox<T extends RayscaleEvent> {
 
     private CompletionStage<Void> setAside(Message<byte[]> record, IncomingKafkaRecordMetadata<?, ?> kafka, Throwable reason, String outcome) {
         count(outcome);
-        LOG.warnf("record %s set aside on the dead-letter topic: %s", DeadLetters.position(kafka), reason.getMessage());
+        setAsideSaid.due(outcome).ifPresent(heldBack -> LOG.warnf("record %s set aside on the dead-letter topic: %s%s", DeadLetters.position(kafka),
+                reason.getMessage(), heldBack == 0 ? ""
+                        : " (and " + heldBack + " more " + outcome + " records since the last such line, each on the dead-letter topic with its reason)"));
         CompletionStage<Void> settled = settingAside.track(deadLetters.send(kafka, record.getPayload(), reason).handle((sent, failure) -> failure).thenCompose(failure -> {
             if (failure == null) {
                 return record.ack();

@@ -3,8 +3,6 @@ package dev.rayscale.service;
 import io.quarkus.logging.LoggingFilter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.logging.Filter;
 import java.util.logging.LogRecord;
@@ -32,16 +30,15 @@ public final class KafkaClientNoise implements Filter {
     private static final List<Pattern> UNREACHABLE = List.of(Pattern.compile("could not be established"),
             Pattern.compile("Bootstrap broker .* disconnected"));
 
-    private final LongSupplier nanoTime;
-    /** When each warning of an unreachable broker was let through last, by its text (which names the client). */
-    private final Map<String, Long> unreachableSaid = new ConcurrentHashMap<>();
+    /** Each warning of an unreachable broker, by its text (which names the client). */
+    private final Pacing unreachableSaid;
 
     public KafkaClientNoise() {
         this(System::nanoTime);
     }
 
     KafkaClientNoise(LongSupplier nanoTime) {
-        this.nanoTime = nanoTime;
+        this.unreachableSaid = new Pacing(UNREACHABLE_EVERY, nanoTime);
     }
 
     @Override
@@ -53,16 +50,6 @@ public final class KafkaClientNoise implements Filter {
         if (message.contains(RECOVERABLE)) {
             return false;
         }
-        return UNREACHABLE.stream().noneMatch(unreachable -> unreachable.matcher(message).find()) || dueAgain(message);
-    }
-
-    private boolean dueAgain(String message) {
-        long now = nanoTime.getAsLong();
-        boolean[] due = {false};
-        unreachableSaid.compute(message, (text, saidAt) -> {
-            due[0] = saidAt == null || now - saidAt >= UNREACHABLE_EVERY.toNanos();
-            return due[0] ? now : saidAt;
-        });
-        return due[0];
+        return UNREACHABLE.stream().noneMatch(unreachable -> unreachable.matcher(message).find()) || unreachableSaid.due(message).isPresent();
     }
 }
