@@ -1,10 +1,12 @@
 package dev.rayscale.audit;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.ZipException;
 
 /**
  * A stream's lines as UTF-8 bytes, without decoding them (a JSON parser reads the bytes as they are), taken in two
@@ -45,7 +47,7 @@ final class ByteLines {
             int read;
             try {
                 read = length < buffer.length ? in.read(buffer, length, buffer.length - length) : 0;
-            } catch (java.io.EOFException | java.util.zip.ZipException broken) {
+            } catch (EOFException | ZipException broken) {
                 int last = lastLineEnd(buffer, 0, length);
                 if (last < 0) {
                     throw broken;

@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -136,11 +138,11 @@ public final class PolicyOverrides {
         } catch (IOException notJson) {
             // text
         }
-        return mapper.getNodeFactory().textNode(text.matches("[A-Za-z_]+") ? text.toUpperCase(java.util.Locale.ROOT) : text);
+        return mapper.getNodeFactory().textNode(text.matches("[A-Za-z_]+") ? text.toUpperCase(Locale.ROOT) : text);
     }
 
     private static Set<String> fields(Class<?> record) {
         return Arrays.stream(record.getRecordComponents()).map(RecordComponent::getName)
-                .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
+                .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 }

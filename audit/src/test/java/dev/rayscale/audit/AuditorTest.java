@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -180,8 +181,8 @@ class AuditorTest {
             out.write(Files.readAllBytes(recording.write(folder, "golden.jsonl")));
         }
 
-        Audits none = Audits.of(new FileRecords(gz, new Selection(java.util.Set.of("other/cluster"), null, null)));
-        Audits late = Audits.of(new FileRecords(gz, new Selection(java.util.Set.of(), firstDecision, null)));
+        Audits none = Audits.of(new FileRecords(gz, new Selection(Set.of("other/cluster"), null, null)));
+        Audits late = Audits.of(new FileRecords(gz, new Selection(Set.of(), firstDecision, null)));
 
         assertThat(none.totals.records).isZero();
         assertThat(late.chains).hasSize(recording.of(Topics.DECISIONS).size() - 2);

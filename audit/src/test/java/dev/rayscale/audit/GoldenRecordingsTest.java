@@ -12,6 +12,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,7 +33,7 @@ class GoldenRecordingsTest {
     @ParameterizedTest
     @MethodSource("recordings")
     void everyRecordedDecisionIsPlannedAgainIdentically(Path recording) throws IOException {
-        Replayer replayer = new Replayer(PolicyOverrides.parse(java.util.List.of()), recordedVersion(recording), new WhatIf(), true);
+        Replayer replayer = new Replayer(PolicyOverrides.parse(List.of()), recordedVersion(recording), new WhatIf(), true);
         try (Reads reads = new Reads(new EventReader(true), replayer::accept)) {
             new FileRecords(recording, Selection.ALL).forEach(reads);
         }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,8 +52,8 @@ class HeldSnapshotsTest {
         for (var line : golden.lines) {
             try {
                 records.add(new ExportFormat().read(line.toString(), records.size() + 1));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
         EventReader reader = new EventReader(true);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.events.Topics;
 import dev.rayscale.testsupport.TestKafka;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -129,7 +130,7 @@ class KafkaRecordsTest {
             Replayer.Counts counts = replayer.finish();
             return counts.line() + " explained=" + counts.explained;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

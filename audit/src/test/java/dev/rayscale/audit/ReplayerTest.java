@@ -7,6 +7,8 @@ import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,8 +110,8 @@ class ReplayerTest {
             new FileRecords(Recording.goldenFile(), Selection.ALL).forEach(reads);
         }
         replayer.finish();
-        java.io.StringWriter text = new java.io.StringWriter();
-        whatIf.print(new java.io.PrintWriter(text), PolicyOverrides.parse(List.of("idleTimeoutSeconds=30")));
+        StringWriter text = new StringWriter();
+        whatIf.print(new PrintWriter(text), PolicyOverrides.parse(List.of("idleTimeoutSeconds=30")));
 
         assertThat(text.toString()).contains("open loop").containsPattern("recorded no change \\| what-if small-group \\d+ -> \\d+ \\(remove");
         String row = text.toString().lines().filter(line -> line.contains("small-group") && !line.contains("|")).findFirst().orElseThrow();

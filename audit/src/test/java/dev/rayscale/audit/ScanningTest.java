@@ -8,8 +8,15 @@ import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The scanners that let a long history be followed without parsing every snapshot whole. */
@@ -34,7 +41,7 @@ class ScanningTest {
     /** Word-at-a-time scanning against Jackson's own reading, wherever the value starts and whatever its strings hold. */
     @Test
     void aSpanEndsWhereJacksonSaysForAnyValueAtAnyAlignment() throws IOException {
-        java.util.Random random = new java.util.Random(7);
+        Random random = new Random(7);
         com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
         for (int round = 0; round < 2_000; round++) {
             String value = mapper.writeValueAsString(randomValue(random, 3));
@@ -53,7 +60,7 @@ class ScanningTest {
             assertThat(JsonSpan.end(json, start)).as(value).isEqualTo(expected);
             assertThat(JsonSpan.lastMemberEnd(json, start)).as("from the end: %s", value).isEqualTo(expected);
             assertThat(JsonSpan.closesObject(json, expected)).isTrue();
-            assertThat(JsonSpan.end(java.util.Arrays.copyOf(json, expected - 1), start)).as("cut short: %s", value).isEqualTo(-1);
+            assertThat(JsonSpan.end(Arrays.copyOf(json, expected - 1), start)).as("cut short: %s", value).isEqualTo(-1);
         }
     }
 
@@ -70,14 +77,14 @@ class ScanningTest {
 
     /** A file cut short right after a bracket of its last line's data: the line is a problem, not a record with half its data. */
     @Test
-    void aLastLineCutShortIsNotTakenAsWhole(@org.junit.jupiter.api.io.TempDir java.nio.file.Path folder) throws IOException {
+    void aLastLineCutShortIsNotTakenAsWhole(@org.junit.jupiter.api.io.TempDir Path folder) throws IOException {
         String whole = Recording.golden().lines.get(0).toString();
         String cut = whole.substring(0, whole.lastIndexOf('}', whole.length() - 2));
-        java.nio.file.Path file = folder.resolve("cut.jsonl");
-        java.nio.file.Files.writeString(file, whole + "\n" + cut);
+        Path file = folder.resolve("cut.jsonl");
+        Files.writeString(file, whole + "\n" + cut);
 
         List<Recorded> records = new ArrayList<>();
-        try (FileRecords source = new FileRecords(file, new Selection(java.util.Set.of(), null, null))) {
+        try (FileRecords source = new FileRecords(file, new Selection(Set.of(), null, null))) {
             source.forEach(records::add);
         }
 
@@ -86,9 +93,9 @@ class ScanningTest {
         assertThat(records.get(1).problem()).contains("line 2 is not an exported record");
     }
 
-    private static Object randomValue(java.util.Random random, int depth) {
+    private static Object randomValue(Random random, int depth) {
         String[] texts = {"}", "]", "{[", "\"", "\\", "\\\"", "é€😀", "a\nb", "plain", "", "\\}", "[\"{"};
-        java.util.Map<String, Object> object = new java.util.LinkedHashMap<>();
+        Map<String, Object> object = new LinkedHashMap<>();
         int members = random.nextInt(5);
         for (int i = 0; i < members; i++) {
             String key = texts[random.nextInt(texts.length)] + i;
@@ -96,7 +103,7 @@ class ScanningTest {
                 case 0 -> texts[random.nextInt(texts.length)] + "x".repeat(random.nextInt(12));
                 case 1 -> random.nextInt();
                 case 2 -> random.nextBoolean() ? null : 1.5;
-                case 3 -> java.util.List.of(randomValue(random, depth - 1), texts[random.nextInt(texts.length)]);
+                case 3 -> List.of(randomValue(random, depth - 1), texts[random.nextInt(texts.length)]);
                 default -> randomValue(random, depth - 1);
             });
         }
@@ -108,7 +115,7 @@ class ScanningTest {
         String long1 = "x".repeat(3 << 20);
         assertThat(lines("one\r\n" + long1 + "\n\nlast", 1 << 20)).containsExactly("one", long1, "", "last");
 
-        java.util.Random random = new java.util.Random(11);
+        Random random = new Random(11);
         List<String> many = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 5_000; i++) {

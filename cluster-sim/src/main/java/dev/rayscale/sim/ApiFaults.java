@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -35,7 +37,7 @@ public final class ApiFaults {
     private double probability;
     private boolean scaleDownConflictArmed;
     private Runnable onPatch;
-    private java.time.Instant scaleDownConflictSent;
+    private Instant scaleDownConflictSent;
     private Duration timeout = Duration.ofSeconds(7);
 
     /**
@@ -64,7 +66,7 @@ public final class ApiFaults {
     }
 
     /** When the targeted scale-down conflict was answered; null until then. */
-    public synchronized java.time.Instant scaleDownConflictSent() {
+    public synchronized Instant scaleDownConflictSent() {
         return scaleDownConflictSent;
     }
 
@@ -121,9 +123,9 @@ public final class ApiFaults {
         String fault = null;
         // Read without consuming it: the real answer reads the body next.
         if (method.equals("PATCH") && scaleDownConflictArmed && request.getBody() != null
-                && namesWorkersToDelete(new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8))) {
+                && namesWorkersToDelete(new String(request.getBody().getBytes(), StandardCharsets.UTF_8))) {
             scaleDownConflictArmed = false;
-            scaleDownConflictSent = java.time.Instant.now();
+            scaleDownConflictSent = Instant.now();
             fault = "409";
         } else if (probability > 0 && random.nextDouble() < probability) {
             List<String> faults = method.equals("GET") ? READ_FAULTS : WRITE_FAULTS;

@@ -23,12 +23,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongConsumer;
+import java.util.logging.Level;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -128,7 +132,7 @@ public final class ClusterSimulator implements AutoCloseable {
 
     private static java.util.logging.Logger quiet(String name) {
         java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
-        logger.setLevel(java.util.logging.Level.WARNING);
+        logger.setLevel(Level.WARNING);
         return logger;
     }
 
@@ -192,7 +196,7 @@ public final class ClusterSimulator implements AutoCloseable {
      * read last before that pull: the first read with a higher {@code cluster_resource_state_version} is the first that
      * sees them (every read bumps the version, fact A1.2).
      */
-    public void submitTasks(dev.rayscale.events.Resources shape, long count, double seconds, java.util.function.LongConsumer pulled) {
+    public void submitTasks(dev.rayscale.events.Resources shape, long count, double seconds, LongConsumer pulled) {
         firstDemandAt = Double.isNaN(firstDemandAt) ? workloadSeconds() : firstDemandAt;
         ray.submitTasks(shape, count, seconds, pulled);
     }
@@ -266,7 +270,7 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /** Applies {@code fault} to the pods the selection finds now, or waits for some within its window. */
-    private void onPods(Workload.Event event, Workload.PodSelection selection, java.util.function.Consumer<String> fault) {
+    private void onPods(Workload.Event event, Workload.PodSelection selection, Consumer<String> fault) {
         Runnable attempt = new Runnable() {
             @Override
             public void run() {
@@ -322,7 +326,7 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     private void happened(String what) {
-        happenings.add(String.format(java.util.Locale.ROOT, "[%5.0fs] %s", workloadSeconds(), what));
+        happenings.add(String.format(Locale.ROOT, "[%5.0fs] %s", workloadSeconds(), what));
     }
 
     /** Worker pods of the selection's group in the selection's state, by name. */

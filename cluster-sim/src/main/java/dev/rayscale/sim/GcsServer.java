@@ -25,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -48,7 +49,7 @@ public final class GcsServer implements AutoCloseable {
     }
 
     /** @param clock the simulated clock, in seconds, on which injected faults are timed */
-    public GcsServer(GcsBackend backend, java.util.function.DoubleSupplier clock) {
+    public GcsServer(GcsBackend backend, DoubleSupplier clock) {
         this.backend = backend;
         this.faults = new GcsFaults(clock);
         try {

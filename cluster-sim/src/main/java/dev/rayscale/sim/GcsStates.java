@@ -8,6 +8,8 @@ import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.gcs.proto.ResourceRequest;
 import dev.rayscale.gcs.proto.ResourceRequestByCount;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /** Builds GCS states in the GCS's own encoding (placement groups as constraints on {@code _PG_<id>}). */
@@ -42,11 +44,11 @@ public final class GcsStates {
 
     /** A placement group of {@code bundles} equal bundles, encoded as the GCS does for its strategy. */
     public GcsStates gang(String id, String strategy, Map<String, Double> bundle, int bundles) {
-        return gang(id, strategy, java.util.Collections.nCopies(bundles, bundle));
+        return gang(id, strategy, Collections.nCopies(bundles, bundle));
     }
 
     /** A placement group, encoded as the GCS does for its strategy: only its unplaced bundles are sent (fact A5.22). */
-    public GcsStates gang(String id, String strategy, java.util.List<Map<String, Double>> bundles) {
+    public GcsStates gang(String id, String strategy, List<Map<String, Double>> bundles) {
         state.addPendingGangResourceRequests(RaySim.gangRequest(id, strategy, bundles));
         return this;
     }

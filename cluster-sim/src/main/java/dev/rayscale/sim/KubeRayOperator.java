@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
@@ -309,7 +312,7 @@ final class KubeRayOperator {
 
     /** The status the operator writes: the ReplicaFailure and suspend conditions, the state, desired workers. */
     private void updateStatus(String failure) {
-        if (java.util.Objects.equals(failure, replicaFailure) && suspended == wasSuspended) {
+        if (Objects.equals(failure, replicaFailure) && suspended == wasSuspended) {
             return;
         }
         replicaFailure = failure;
@@ -333,7 +336,7 @@ final class KubeRayOperator {
     private static String condition(String type, String status, String reason, String message) {
         return "{\"type\":\"" + type + "\",\"status\":\"" + status + "\",\"reason\":\"" + reason + "\",\"message\":"
                 + com.fasterxml.jackson.databind.node.TextNode.valueOf(message) + ",\"lastTransitionTime\":\""
-                + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "\"}";
+                + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\"}";
     }
 
     long chosenDeletions() {

@@ -20,6 +20,7 @@ import dev.rayscale.gcs.proto.ResourceRequest;
 import dev.rayscale.gcs.proto.ResourceRequestByCount;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -506,7 +507,7 @@ public final class RaySim implements GcsBackend {
     }
 
     /** What {@code ray status} would print now: a fresh resource state and the report the GCS holds (A2.9). */
-    public synchronized String rayStatus(java.time.Instant wallClock) {
+    public synchronized String rayStatus(Instant wallClock) {
         return RayStatus.render(state(version, clock.getAsDouble()), held, wallClock);
     }
 

@@ -2,6 +2,7 @@ package dev.rayscale.sim;
 
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.regex.Pattern;
 
 /**
  * The mock API server's CRUD behaviour (objects named in a request found by key, {@link IndexedCrudDispatcher}), with one
@@ -11,7 +12,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
  */
 final class RealisticApiDispatcher extends IndexedCrudDispatcher {
 
-    private static final java.util.regex.Pattern EVENTS = java.util.regex.Pattern.compile("/api/v1/namespaces/[^/]+/events(\\?.*)?");
+    private static final Pattern EVENTS = Pattern.compile("/api/v1/namespaces/[^/]+/events(\\?.*)?");
 
     private final ApiFaults faults;
     private final boolean keepsEvents;

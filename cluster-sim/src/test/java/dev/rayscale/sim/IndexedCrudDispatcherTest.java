@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.function.Function;
@@ -67,7 +69,7 @@ class IndexedCrudDispatcherTest {
         PodList first = client.pods().inAnyNamespace().withLabel("state", "even").list(new ListOptionsBuilder().withLimit(5L).build());
         client.pods().inNamespace("b").withName("pk").delete();
         client.pods().inNamespace("b").resource(pod("pz", "b", true)).create();
-        List<PodList> pages = new java.util.ArrayList<>(List.of(first));
+        List<PodList> pages = new ArrayList<>(List.of(first));
         while (pages.get(pages.size() - 1).getMetadata().getContinue() != null) {
             pages.add(client.pods().inAnyNamespace().withLabel("state", "even").list(new ListOptionsBuilder().withLimit(5L)
                     .withContinue(pages.get(pages.size() - 1).getMetadata().getContinue()).build()));
@@ -100,7 +102,7 @@ class IndexedCrudDispatcherTest {
 
     /** What a script of API calls saw, each answer reduced to what does not depend on the store's counters or clock. */
     private static List<String> script(KubernetesClient client) {
-        List<String> seen = new java.util.ArrayList<>();
+        List<String> seen = new ArrayList<>();
         for (String namespace : List.of("a", "b")) {
             IntStream.range(0, 20).forEach(i -> client.pods().inNamespace(namespace).resource(pod("p" + i, namespace, i % 2 == 0)).create());
         }
@@ -143,7 +145,7 @@ class IndexedCrudDispatcherTest {
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
         try {
             server.init(InetAddress.getByName("127.0.0.1"), 0);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
         return server;

@@ -22,9 +22,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -72,7 +74,7 @@ class InjectedFaultsTest {
                 .timeout(Duration.ofMillis(200)).build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (java.net.http.HttpTimeoutException noAnswer) {
+        } catch (HttpTimeoutException noAnswer) {
             return -1;
         }
     }
@@ -120,7 +122,7 @@ class InjectedFaultsTest {
 
         f.advance(10.25);
 
-        assertThat(waiting).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        assertThat(waiting).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
                 .havingCause().isInstanceOfSatisfying(StatusRuntimeException.class, e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
         assertThat(stub().withDeadlineAfter(5, TimeUnit.SECONDS).getClusterResourceState(request()).hasClusterResourceState()).isTrue();
     }

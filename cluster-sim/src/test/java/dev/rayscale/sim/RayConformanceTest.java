@@ -15,6 +15,8 @@ import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.gcs.proto.PendingInstanceRequest;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -222,7 +224,7 @@ class RayConformanceTest {
                     f.sim.ray().submitGang("pg1", dev.rayscale.events.PlacementStrategy.STRICT_SPREAD,
                             List.of(dev.rayscale.events.Resources.of("CPU", "1"), dev.rayscale.events.Resources.of("CPU", "1")), 100);
                     GangResourceRequest gang = f.read().getPendingGangResourceRequests(0);
-                    String hex = java.util.HexFormat.of().formatHex("pg1".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    String hex = HexFormat.of().formatHex("pg1".getBytes(StandardCharsets.UTF_8));
                     assertThat(gang.getDetails()).isEqualTo(hex + ":STRICT_SPREAD|PENDING");
                     assertThat(gang.getRequestsList()).hasSize(2).allSatisfy(request ->
                             assertThat(request.getPlacementConstraints(0).getAntiAffinity().getLabelName()).isEqualTo("_PG_" + hex));

@@ -18,9 +18,16 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -67,11 +74,11 @@ final class SimFixture implements AutoCloseable {
                 events: []
                 """.formatted(String.join("\n", extraClusterYaml));
         try {
-            java.nio.file.Path file = java.nio.file.Files.createTempFile("workload", ".yaml");
-            java.nio.file.Files.writeString(file, yaml);
+            Path file = Files.createTempFile("workload", ".yaml");
+            Files.writeString(file, yaml);
             return new SimFixture(Workload.read(file));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -115,8 +122,8 @@ final class SimFixture implements AutoCloseable {
     // ---- work ----
 
     void submit(Map<String, Double> shape, long count, double seconds) {
-        Map<String, java.math.BigDecimal> amounts = new java.util.TreeMap<>();
-        shape.forEach((name, amount) -> amounts.put(name, java.math.BigDecimal.valueOf(amount)));
+        Map<String, BigDecimal> amounts = new TreeMap<>();
+        shape.forEach((name, amount) -> amounts.put(name, BigDecimal.valueOf(amount)));
         sim.ray().submitTasks(Workload.resourcesOf(amounts), count, seconds);
     }
 
@@ -145,7 +152,7 @@ final class SimFixture implements AutoCloseable {
     /** Worker pods of a group, terminating ones included, by name. */
     List<Pod> pods(String group) {
         return sim.client().pods().inNamespace("default").withLabel("ray.io/group", group).list().getItems().stream()
-                .sorted(java.util.Comparator.comparing(pod -> pod.getMetadata().getName())).toList();
+                .sorted(Comparator.comparing(pod -> pod.getMetadata().getName())).toList();
     }
 
     List<String> podNames(String group) {

@@ -22,10 +22,12 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.ray.v1.RayCluster;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -124,11 +126,11 @@ class ClusterInventoryTest {
         KubernetesClientException forbidden = new KubernetesClientException("rayclusters.ray.io is forbidden", 403, null);
         KubernetesClientException notFound = new KubernetesClientException("the server could not find the requested resource", 404, null);
 
-        assertThat(ClusterInventory.hint("pods", new java.util.concurrent.CompletionException(forbidden))).contains("ClusterRole");
+        assertThat(ClusterInventory.hint("pods", new CompletionException(forbidden))).contains("ClusterRole");
         assertThat(ClusterInventory.hint("rayclusters", notFound)).contains("is KubeRay's CRD");
         assertThat(ClusterInventory.hint("pods", notFound)).isEmpty();
         assertThat(ClusterInventory.hint("rayclusters", new KubernetesClientException("the server is restarting", 503, null))).isEmpty();
-        assertThat(ClusterInventory.hint("rayclusters", new java.io.IOException("connection refused"))).isEmpty();
+        assertThat(ClusterInventory.hint("rayclusters", new IOException("connection refused"))).isEmpty();
     }
 
     private static CollectorConfig defaults() {

@@ -48,6 +48,7 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -438,7 +439,7 @@ class CollectorServiceTest {
     }
 
     private static String hex(String nodeId) {
-        return java.util.HexFormat.of().formatHex(nodeId.getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(nodeId.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A name no earlier cluster had, in the namespace every cluster of this class is created in; its snapshots are read. */

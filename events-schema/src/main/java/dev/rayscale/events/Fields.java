@@ -1,5 +1,6 @@
 package dev.rayscale.events;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,7 +30,7 @@ final class Fields {
 
     /** An absent map reads as empty; the copy is sorted so that equal maps print identically. */
     static Map<String, String> labels(Map<String, String> labels) {
-        return labels == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(labels));
+        return labels == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(labels));
     }
 
     static long notNegative(long value, String field) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.EventJson;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,11 +24,11 @@ class PlainNumbersTest {
     void eventsWriteWholeAmountsWithoutExponents() {
         TaskDemand demand = new TaskDemand(Resources.of("CPU", "100", "GPU", "8"), 300);
         ScaleDecision decision = EventCodec.DECISIONS.decode(EventCodec.DECISIONS.encode(new ScaleDecision(ScaleDecision.SCHEMA_VERSION,
-                "d", new ClusterRef("ns", "c", "u"), "s", 1, "1", java.time.Instant.EPOCH, java.time.Instant.EPOCH, List.of(),
+                "d", new ClusterRef("ns", "c", "u"), "s", 1, "1", Instant.EPOCH, Instant.EPOCH, List.of(),
                 List.of(InfeasibleDemand.task(demand.shape(), demand.count(), InfeasibleReason.NO_GROUP_FITS, "too big")), List.of(),
                 List.of(), null, List.of(), List.of(), new PlannerInfo("v", "h"))));
 
-        String json = new String(EventCodec.DECISIONS.encode(decision), java.nio.charset.StandardCharsets.UTF_8);
+        String json = new String(EventCodec.DECISIONS.encode(decision), StandardCharsets.UTF_8);
 
         assertThat(json).contains("\"CPU\":100").contains("\"GPU\":8").doesNotContain("E+");
     }

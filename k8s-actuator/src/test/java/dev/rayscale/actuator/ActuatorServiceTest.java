@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
@@ -16,7 +17,6 @@ import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.DecisionSerializer;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.gcs.proto.DrainNodeReply;
-import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
 import dev.rayscale.testsupport.KafkaBrokerResource;
@@ -35,13 +35,19 @@ import io.ray.v1.RayCluster;
 import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -791,7 +797,7 @@ class ActuatorServiceTest {
         ScaleDecision warming = Decisions.scale(warm, 1, 0, 1, List.of());
         consumer.handle(List.of(record(warming, new AtomicBoolean())));
         awaitResult(warming);
-        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             RayCluster stuck = kubernetes.resources(RayCluster.class).inNamespace("default").resource(withGcs(
                     RayClusters.walkthrough("default", unique("stuck")), "127.0.0.1:" + silent.getLocalPort(), 1)).create();
             String idle = stuck.getMetadata().getName() + "-idle-a";
@@ -858,9 +864,9 @@ class ActuatorServiceTest {
     /** A GCS whose reports wait until {@link #answer} is called; it records the decisions reported, in order. */
     private final class HeldGcs extends RayGcs {
 
-        final List<ScaleDecision> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
-        private final java.util.concurrent.Semaphore entered = new java.util.concurrent.Semaphore(0);
-        private final java.util.concurrent.CountDownLatch answers = new java.util.concurrent.CountDownLatch(1);
+        final List<ScaleDecision> reported = new CopyOnWriteArrayList<>();
+        private final Semaphore entered = new Semaphore(0);
+        private final CountDownLatch answers = new CountDownLatch(1);
 
         HeldGcs() {
             super(kubernetes, config(), metrics());
@@ -884,7 +890,7 @@ class ActuatorServiceTest {
 
         /** Whether {@code senders} reports are waiting for an answer, within the test's patience. */
         boolean waiting(int senders) throws InterruptedException {
-            return entered.tryAcquire(senders, WITHIN.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+            return entered.tryAcquire(senders, WITHIN.toSeconds(), TimeUnit.SECONDS);
         }
 
         void answer() {
@@ -907,11 +913,11 @@ class ActuatorServiceTest {
         }
         var origin = new io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata<>(new ConsumerRecord<>(Topics.DECISIONS, 0,
                 decision.snapshotSequence(), 0L, org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length,
-                decision.cluster().id(), value, headers, java.util.Optional.empty()), "decisions");
+                decision.cluster().id(), value, headers, Optional.empty()), "decisions");
         return org.eclipse.microprofile.reactive.messaging.Message.of(value, org.eclipse.microprofile.reactive.messaging.Metadata.of(origin))
                 .withAck(() -> {
                     acked.set(true);
-                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                    return CompletableFuture.completedFuture(null);
                 });
     }
 

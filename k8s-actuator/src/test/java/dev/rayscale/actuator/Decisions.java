@@ -9,8 +9,10 @@ import dev.rayscale.events.PlannerInfo;
 import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.ScaleDecision;
 import io.ray.v1.RayCluster;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 
@@ -50,7 +52,7 @@ final class Decisions {
         }
 
         static String of(String pod) {
-            return java.util.HexFormat.of().formatHex(pod.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(pod.getBytes(StandardCharsets.UTF_8));
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.rayscale.sim.demo.CollectorBench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +34,7 @@ public class BenchCollectorCommand implements Callable<Integer> {
     String heap;
 
     @Option(names = "--jvm-option", paramLabel = "OPTION", description = "An extra JVM option for the collector (repeatable).")
-    List<String> jvmOptions = new java.util.ArrayList<>();
+    List<String> jvmOptions = new ArrayList<>();
 
     @Spec
     CommandSpec spec;
@@ -44,7 +45,7 @@ public class BenchCollectorCommand implements Callable<Integer> {
         Path root = Home.root();
         Path work = Home.work("bench");
         try (BrokerProcess kafka = BrokerProcess.start(root, work.resolve("kafka"), DemoCommand.KAFKA_PORT)) {
-            List<String> options = new java.util.ArrayList<>(List.of("-Xmx" + heap, "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=32m", "-XX:ReservedCodeCacheSize=48m",
+            List<String> options = new ArrayList<>(List.of("-Xmx" + heap, "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:MaxDirectMemorySize=32m", "-XX:ReservedCodeCacheSize=48m",
                             "-XX:MaxMetaspaceSize=128m", "-Drayscale.collector.poll-interval=1s", "-Drayscale.collector.heartbeat=5s"));
             options.addAll(jvmOptions);
             CollectorBench.Figures figures = CollectorBench.run(clusters, pods, Duration.ofSeconds(seconds), kafka.bootstrapServers(), root, work,

@@ -13,6 +13,7 @@ import dev.rayscale.sim.demo.Summary;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -61,11 +62,11 @@ public class DemoCommand implements Callable<Integer> {
             + "killed while the actuator patches, down S seconds, default 90), "
             + "kill=collector|planner|actuator, api-faults[=P] (default 0.3), gcs-outage[=S], gcs-hang[=S] (simulated seconds, "
             + "default 60), rebalance; or all of them but broker-outage: all."})
-    List<String> faultSpecs = new java.util.ArrayList<>();
+    List<String> faultSpecs = new ArrayList<>();
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = {"Runs the closed loop under a changed policy (repeatable), named "
             + "as ./rayscale what-if names it: " + DemoSettings.KNOWN + "."})
-    List<String> settings = new java.util.ArrayList<>();
+    List<String> settings = new ArrayList<>();
 
     @Spec
     CommandSpec spec;

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
@@ -53,7 +54,7 @@ final class RecordingOptions {
     boolean strict;
 
     /** Reads every selected record as an event into {@code sink}, on every core and in order; see {@link #readAll}. */
-    boolean readEvents(RecordSource source, java.util.function.Consumer<dev.rayscale.audit.Read> sink, picocli.CommandLine commandLine) {
+    boolean readEvents(RecordSource source, Consumer<dev.rayscale.audit.Read> sink, picocli.CommandLine commandLine) {
         return reading(source, () -> source.forEachRead(new dev.rayscale.audit.EventReader(strict), sink), commandLine);
     }
 
@@ -61,7 +62,7 @@ final class RecordingOptions {
      * Reads every selected record into {@code sink}; false (having said why on the error stream) when the source
      * cannot be read: no broker, a file that cannot be opened.
      */
-    static boolean readAll(RecordSource source, java.util.function.Consumer<dev.rayscale.audit.Recorded> sink, picocli.CommandLine commandLine) {
+    static boolean readAll(RecordSource source, Consumer<dev.rayscale.audit.Recorded> sink, picocli.CommandLine commandLine) {
         return reading(source, () -> source.forEach(sink), commandLine);
     }
 

@@ -12,6 +12,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,7 @@ class AuditCommandsTest {
     private static List<JsonNode> golden() throws Exception {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(Path.of(GOLDEN))),
                 StandardCharsets.UTF_8))) {
-            List<JsonNode> events = new java.util.ArrayList<>();
+            List<JsonNode> events = new ArrayList<>();
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                 events.add(EventJson.mapper().readTree(line));
             }
@@ -94,7 +95,7 @@ class AuditCommandsTest {
     @Test
     void flagsABadLineAndSaysWhereItIs(QuarkusMainLauncher launcher, @TempDir Path folder) throws Exception {
         Path broken = folder.resolve("broken.jsonl");
-        List<String> lines = new java.util.ArrayList<>(golden().stream().map(JsonNode::toString).toList());
+        List<String> lines = new ArrayList<>(golden().stream().map(JsonNode::toString).toList());
         lines.add(3, "{\"this\": \"is not a record\"}");
         Files.write(broken, lines);
 

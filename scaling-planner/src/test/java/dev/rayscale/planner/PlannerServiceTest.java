@@ -21,6 +21,7 @@ import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -95,7 +96,7 @@ class PlannerServiceTest {
     void skipsSnapshotsOlderThanTheDecisionTtl() throws Exception {
         String cluster = unique("backlog");
         ObjectNode old = (ObjectNode) dev.rayscale.events.codec.EventJson.mapper().readTree(snapshot(cluster, 1, 5));
-        old.put("observedAt", java.time.Instant.now().minusSeconds(3600).toString());
+        old.put("observedAt", Instant.now().minusSeconds(3600).toString());
         send(old.toString().getBytes(StandardCharsets.UTF_8), snapshot(cluster, 2, 7));
 
         ScaleDecision decision = EventCodec.DECISIONS.decode(decisionsFor(cluster, 1).get(0).value());
@@ -194,7 +195,7 @@ class PlannerServiceTest {
         ObjectNode document = (ObjectNode) EventSchemas.readResource("examples/cluster-snapshot/walkthrough.json");
         String[] name = cluster.split("/");
         document.withObject("cluster").put("namespace", name[0]).put("name", name[1]);
-        document.put("id", cluster + "#" + sequence).put("sequence", sequence).put("observedAt", java.time.Instant.now().toString());
+        document.put("id", cluster + "#" + sequence).put("sequence", sequence).put("observedAt", Instant.now().toString());
         var taskList = document.withObject("demand").withArray("tasks");
         taskList.removeAll();
         if (tasks > 0) {

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -176,8 +177,8 @@ public final class EventInbox<T extends RayscaleEvent> {
             this.unreadable = unreadable;
         }
 
-        public java.util.Optional<T> event() {
-            return java.util.Optional.ofNullable(event);
+        public Optional<T> event() {
+            return Optional.ofNullable(event);
         }
     }
 

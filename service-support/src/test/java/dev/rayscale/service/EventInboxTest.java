@@ -14,10 +14,13 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -71,7 +74,7 @@ class EventInboxTest {
     @Test
     void aRecordTooLargeToBeSetAsideWholeIsSetAsideCut() {
         byte[] huge = new byte[1024 * 1024 - 100];
-        java.util.Arrays.fill(huge, (byte) '{');
+        Arrays.fill(huge, (byte) '{');
 
         Delivery delivery = deliver(huge, headers(), "default/raycluster-autoscaler", d -> done());
 
@@ -187,7 +190,7 @@ class EventInboxTest {
     private record Delivery(boolean acked, boolean nacked) {
     }
 
-    private Delivery deliver(byte[] value, Headers headers, String key, java.util.function.Function<ScaleDecision, CompletionStage<?>> handler) {
+    private Delivery deliver(byte[] value, Headers headers, String key, Function<ScaleDecision, CompletionStage<?>> handler) {
         AtomicBoolean acked = new AtomicBoolean();
         AtomicBoolean nacked = new AtomicBoolean();
         inbox.deliver(record(value, headers, key, acked, nacked), handler).toCompletableFuture().join();
@@ -198,7 +201,7 @@ class EventInboxTest {
         IncomingKafkaRecordMetadata<String, byte[]> origin = new IncomingKafkaRecordMetadata<>(
                 new org.apache.kafka.clients.consumer.ConsumerRecord<>("rayscale.decisions", 1, 42, 0L,
                         org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length, key, value, headers,
-                        java.util.Optional.empty()), "decisions");
+                        Optional.empty()), "decisions");
         return Message.of(value, Metadata.of(origin))
                 .withAck(() -> {
                     acked.set(true);

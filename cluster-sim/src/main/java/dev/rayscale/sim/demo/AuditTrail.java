@@ -12,9 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -49,7 +51,7 @@ public final class AuditTrail implements AutoCloseable {
     private final List<ScaleDecision> decisions = new CopyOnWriteArrayList<>();
     private final List<ActuationResult> actuations = new CopyOnWriteArrayList<>();
     private final List<DeadLetter> deadLetters = new CopyOnWriteArrayList<>();
-    private final java.util.Set<String> seen = new java.util.HashSet<>();
+    private final Set<String> seen = new HashSet<>();
     private final Map<String, EventDeserializer<?>> readers = Map.of(Topics.SNAPSHOTS, new SnapshotDeserializer(),
             Topics.DECISIONS, new DecisionDeserializer(), Topics.ACTUATIONS, new ActuationDeserializer());
     private final Consumer<ScaleDecision> onDecision;

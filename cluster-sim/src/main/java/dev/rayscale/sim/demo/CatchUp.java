@@ -1,5 +1,6 @@
 package dev.rayscale.sim.demo;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -41,7 +43,7 @@ final class CatchUp implements AutoCloseable {
     }
 
     /** Waits until the loop has caught up after {@code instant}, or {@code stop} says to give up; false if it gave up. */
-    boolean await(Instant instant, java.util.function.BooleanSupplier stop) throws InterruptedException {
+    boolean await(Instant instant, BooleanSupplier stop) throws InterruptedException {
         Map<TopicPartition, Long> mark = null;
         while (!stop.getAsBoolean()) {
             if (mark == null && trail.lastSnapshotAt().isAfter(instant)) {
@@ -114,6 +116,6 @@ final class CatchUp implements AutoCloseable {
 
     @Override
     public void close() {
-        admin.close(java.time.Duration.ofSeconds(2));
+        admin.close(Duration.ofSeconds(2));
     }
 }

@@ -13,11 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * One closed-loop run: a simulated cluster, Rayscale's three services as processes over a real Kafka
@@ -167,7 +170,7 @@ public final class DemoRun implements AutoCloseable {
     private void awaitTrailComplete(Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline && !stopRequested) {
-            java.util.Set<String> answered = trail.actuations().stream().map(ActuationResult::decisionId).collect(java.util.stream.Collectors.toSet());
+            Set<String> answered = trail.actuations().stream().map(ActuationResult::decisionId).collect(Collectors.toSet());
             if (answered.containsAll(trail.decisions().stream().map(ScaleDecision::id).toList()) && faults.poisonNotDeadLettered() == 0) {
                 return;
             }
@@ -198,7 +201,7 @@ public final class DemoRun implements AutoCloseable {
     }
 
     /** What {@code ray status} printed in the cluster as each decision arrived. */
-    public java.util.Collection<String> rayStatusSeen() {
+    public Collection<String> rayStatusSeen() {
         return List.copyOf(rayStatus.values());
     }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -45,7 +46,7 @@ final class FaultInjector implements AutoCloseable {
     private final BrokerProcess broker;
     private final String bootstrapServers;
     private final Consumer<String> out;
-    private final java.util.function.DoubleSupplier simSeconds;
+    private final DoubleSupplier simSeconds;
     private final CatchUp catchUp;
     private final List<Thread> threads = new ArrayList<>();
     private final List<Tracker> trackers = new ArrayList<>();
@@ -57,7 +58,7 @@ final class FaultInjector implements AutoCloseable {
      * @param simSeconds simulated seconds into the workload, now
      */
     FaultInjector(List<Fault> faults, ClusterSimulator simulator, RayscaleServices services, AuditTrail trail, BrokerProcess broker,
-            String bootstrapServers, Consumer<String> out, java.util.function.DoubleSupplier simSeconds) {
+            String bootstrapServers, Consumer<String> out, DoubleSupplier simSeconds) {
         Optional<Fault> stopsTheBroker = faults.stream().filter(Fault::stopsTheBroker).findFirst();
         if (broker == null && stopsTheBroker.isPresent()) {
             throw new IllegalArgumentException(stopsTheBroker.get().kind().name + " needs a run that owns its broker");

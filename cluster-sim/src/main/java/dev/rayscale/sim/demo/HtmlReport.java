@@ -4,9 +4,11 @@ import dev.rayscale.audit.Digest;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.Sample;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
@@ -22,7 +24,7 @@ final class HtmlReport {
 
     static String render(String workload, String description, List<Sample> samples, Summary summary, List<ScaleDecision> decisions,
             List<ActuationResult> actuations, Map<String, String> rayStatus, List<String> happenings, double speed,
-            java.util.function.DoubleUnaryOperator simSecondsOf) {
+            DoubleUnaryOperator simSecondsOf) {
         double maxX = samples.isEmpty() ? 1 : samples.get(samples.size() - 1).seconds();
         double maxY = samples.stream().mapToDouble(s -> Math.max(Math.max(s.pendingTasks() + s.runningTasks(), s.workerPods()),
                 s.registeredWorkers())).max().orElse(1);
@@ -32,7 +34,7 @@ final class HtmlReport {
                 .append("\" height=\"").append(HEIGHT).append("\" role=\"img\" aria-label=\"demand and workers over time\">")
                 .append("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>")
                 .append(axis(maxX, maxY));
-        Map<String, ToDoubleFunction<Sample>> series = new java.util.LinkedHashMap<>();
+        Map<String, ToDoubleFunction<Sample>> series = new LinkedHashMap<>();
         series.put("#d62728|pending tasks", s -> s.pendingTasks());
         series.put("#ff7f0e|running tasks", s -> s.runningTasks());
         series.put("#9467bd|worker pods (incl. waiting)", s -> s.workerPods());

@@ -17,7 +17,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Rayscale's three services as separate processes, as in production: each its own JVM, built
@@ -49,8 +52,8 @@ public final class RayscaleServices implements AutoCloseable {
     private final String apiServer;
     private final String groupSuffix;
     private final String offsetReset;
-    private final Map<Member, Process> running = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<Member, Integer> ports = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Member, Process> running = new ConcurrentHashMap<>();
+    private final Map<Member, Integer> ports = new ConcurrentHashMap<>();
     private final JsonNode chartValues;
 
     /**
@@ -92,7 +95,7 @@ public final class RayscaleServices implements AutoCloseable {
             throw new UncheckedIOException("cannot read the Helm chart's values", e);
         }
         // A run's logs are its own: what an earlier run logged must not be read as this one's.
-        try (var old = Files.isDirectory(logs) ? Files.list(logs) : java.util.stream.Stream.<Path>empty()) {
+        try (var old = Files.isDirectory(logs) ? Files.list(logs) : Stream.<Path>empty()) {
             for (Path log : old.filter(file -> file.toString().endsWith(".log")).toList()) {
                 Files.delete(log);
             }
@@ -150,13 +153,13 @@ public final class RayscaleServices implements AutoCloseable {
     }
 
     /** What the service's {@code /q/health/ready} answers now (status and body), or empty while it does not listen. */
-    public java.util.Optional<HttpResponse<String>> readiness(Service service) {
+    public Optional<HttpResponse<String>> readiness(Service service) {
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port(service) + "/q/health/ready"))
                 .timeout(Duration.ofSeconds(5)).build();
         try {
-            return java.util.Optional.of(HttpClient.newHttpClient().send(ready, HttpResponse.BodyHandlers.ofString()));
+            return Optional.of(HttpClient.newHttpClient().send(ready, HttpResponse.BodyHandlers.ofString()));
         } catch (IOException notListening) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

@@ -9,6 +9,7 @@ import dev.rayscale.sim.RaySim;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -85,7 +86,7 @@ public record Summary(
         Set<String> answered = actuations.stream().map(ActuationResult::decisionId).collect(Collectors.toSet());
         Map<String, Integer> setAside = new TreeMap<>();
         // A record read again after a crash is set aside again: one record, counted once.
-        Set<String> counted = new java.util.HashSet<>();
+        Set<String> counted = new HashSet<>();
         deadLetters.stream().filter(letter -> counted.add(letter.topic() + "-" + letter.partition() + "@" + letter.offset()))
                 .forEach(letter -> setAside.merge(letter.poisonKind() != null ? letter.poisonKind()
                 : letter.cause() == null ? "unknown" : letter.cause().substring(letter.cause().lastIndexOf('.') + 1), 1, Integer::sum));

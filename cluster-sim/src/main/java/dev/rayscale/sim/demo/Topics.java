@@ -1,5 +1,6 @@
 package dev.rayscale.sim.demo;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -27,7 +28,7 @@ public final class Topics {
      * (a service with several consumers joins them one by one, each join a rebalance): the services are
      * then really listening.
      */
-    static void awaitAssigned(String bootstrapServers, List<String> groups, java.time.Duration within) {
+    static void awaitAssigned(String bootstrapServers, List<String> groups, Duration within) {
         awaitAssigned(bootstrapServers, groups, PARTITIONS, within);
     }
 
@@ -35,7 +36,7 @@ public final class Topics {
      * As {@link #awaitAssigned(String, List, java.time.Duration)}, for topics of {@code partitions} partitions; fails, saying
      * what it saw last, when the groups are not ready in time (a service that never listens is not one to measure).
      */
-    public static void awaitAssigned(String bootstrapServers, List<String> groups, int partitions, java.time.Duration within) {
+    public static void awaitAssigned(String bootstrapServers, List<String> groups, int partitions, Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         String seen = "nothing yet";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {

@@ -3,9 +3,9 @@ package dev.rayscale.sim.fleet;
 import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.Fleet;
 import dev.rayscale.sim.demo.ProcessStats;
-import dev.rayscale.sim.demo.RayscaleServices;
 import dev.rayscale.sim.demo.RayscaleServices.Member;
 import dev.rayscale.sim.demo.RayscaleServices.Service;
+import dev.rayscale.sim.demo.RayscaleServices;
 import dev.rayscale.sim.demo.ServiceLogs;
 import dev.rayscale.sim.demo.Topics;
 import java.io.IOException;
@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -89,7 +90,7 @@ public final class FleetBench {
         Topics.create(bootstrapServers, PARTITIONS);
         // On a broker shared with other work the topics may exist already, with partitions of their own number.
         int partitions = Topics.partitions(bootstrapServers, dev.rayscale.events.Topics.SNAPSHOTS);
-        out.accept(String.format(java.util.Locale.ROOT, "starting %d simulated clusters (%d of 2,000 workers; %,d workers at most) ...",
+        out.accept(String.format(Locale.ROOT, "starting %d simulated clusters (%d of 2,000 workers; %,d workers at most) ...",
                 settings.clusters(), settings.bigClusters(), load.maxWorkers()));
         try (Fleet fleet = Fleet.start(load.workloads(), TICK, 2)) {
             awaitGcs(fleet);
@@ -130,7 +131,7 @@ public final class FleetBench {
                     schedule.scheduleAtFixedRate(() -> change(load, member, cluster, chain), Math.round(member.phaseSeconds() * 1000), period,
                             TimeUnit.MILLISECONDS);
                 }
-                out.accept(String.format(java.util.Locale.ROOT, "warming up %d s: %.0f demand changes per second, followed but not measured ...",
+                out.accept(String.format(Locale.ROOT, "warming up %d s: %.0f demand changes per second, followed but not measured ...",
                         settings.warmUp().toSeconds(), settings.changesPerSecond()));
                 sleep(settings.warmUp());
                 started = System.nanoTime();
@@ -139,7 +140,7 @@ public final class FleetBench {
                     usage.sample();
                     lag.sample();
                 }, 0, 2, TimeUnit.SECONDS);
-                out.accept(String.format(java.util.Locale.ROOT, "measuring %d s: the same changes go on ...", settings.duration().toSeconds()));
+                out.accept(String.format(Locale.ROOT, "measuring %d s: the same changes go on ...", settings.duration().toSeconds()));
                 usage.begin();
                 rebalances = rebalanceHalfway(services, options, members);
                 sleep(settings.duration().minus(Duration.ofNanos(System.nanoTime() - started)));

@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A cluster's scaling policy, from KubeRay's {@code autoscalerOptions} and {@code spec.suspend}, plus
@@ -79,7 +80,7 @@ public final class ClusterPolicy {
         };
     }
 
-    private static <T> T annotation(Map<String, String> annotations, String name, java.util.function.Function<String, T> parse) {
+    private static <T> T annotation(Map<String, String> annotations, String name, Function<String, T> parse) {
         String value = annotations.get(name);
         if (value == null || value.isBlank()) {
             return null;

@@ -7,6 +7,7 @@ import dev.rayscale.events.Resources;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +80,7 @@ class NodeShapeTest {
     }
 
     private static Map<String, Quantity> quantities(Map<String, String> values) {
-        java.util.Map<String, Quantity> quantities = new java.util.HashMap<>();
+        Map<String, Quantity> quantities = new HashMap<>();
         values.forEach((name, value) -> quantities.put(name, new Quantity(value)));
         return quantities;
     }

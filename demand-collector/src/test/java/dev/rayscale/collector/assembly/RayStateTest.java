@@ -10,6 +10,7 @@ import dev.rayscale.events.Resources;
 import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.sim.GcsStates;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -85,10 +86,10 @@ class RayStateTest {
 
         assertThat(state.demand().tasks()).containsExactly(
                 new TaskDemand(Resources.of("CPU", "1"), 2),
-                new TaskDemand(Resources.of("CPU", "1"), 5, java.util.List.of(
-                        new dev.rayscale.events.LabelSelector(java.util.List.of(new dev.rayscale.events.LabelConstraint("accelerator",
-                                dev.rayscale.events.LabelOperator.IN, java.util.List.of("A10G", "L4")))),
-                        new dev.rayscale.events.LabelSelector(java.util.List.of(new dev.rayscale.events.LabelConstraint("market",
-                                dev.rayscale.events.LabelOperator.NOT_IN, java.util.List.of("spot")))))));
+                new TaskDemand(Resources.of("CPU", "1"), 5, List.of(
+                        new dev.rayscale.events.LabelSelector(List.of(new dev.rayscale.events.LabelConstraint("accelerator",
+                                dev.rayscale.events.LabelOperator.IN, List.of("A10G", "L4")))),
+                        new dev.rayscale.events.LabelSelector(List.of(new dev.rayscale.events.LabelConstraint("market",
+                                dev.rayscale.events.LabelOperator.NOT_IN, List.of("spot")))))));
     }
 }

@@ -11,6 +11,7 @@ import dev.rayscale.events.EventType;
 import dev.rayscale.events.RayscaleEvent;
 import dev.rayscale.events.ScaleDecision;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -81,7 +82,7 @@ public final class EventCodec<T extends RayscaleEvent> {
     }
 
     public T decode(String json) {
-        return decode(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return decode(json.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

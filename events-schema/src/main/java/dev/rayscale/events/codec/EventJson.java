@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.time.Instant;
 
 /** The one Jackson configuration for Rayscale events, so that every producer writes the same JSON. */
 public final class EventJson {
@@ -18,7 +19,7 @@ public final class EventJson {
             .addModule(new JavaTimeModule())
             // Registered after the Java time module, so it is the one asked for instants.
             .addModule(new com.fasterxml.jackson.databind.module.SimpleModule("rayscale-instants")
-                    .addDeserializer(java.time.Instant.class, new IsoInstant.Deserializer()))
+                    .addDeserializer(Instant.class, new IsoInstant.Deserializer()))
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             // Additive schema changes keep the version, so a reader ignores fields it does not know.
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -437,7 +438,7 @@ class ActuationPlanTest {
 
     private static Map<String, ObservedCluster.ObservedPod> replicaPods(String group, Map<String, String> replicaOfPod) {
         Map<String, ObservedCluster.ObservedPod> pods = new LinkedHashMap<>();
-        new java.util.TreeMap<>(replicaOfPod).forEach((pod, replica) -> pods.put(pod, new ObservedCluster.ObservedPod(pod, group, replica, "Running", false)));
+        new TreeMap<>(replicaOfPod).forEach((pod, replica) -> pods.put(pod, new ObservedCluster.ObservedPod(pod, group, replica, "Running", false)));
         return pods;
     }
 

@@ -3,6 +3,7 @@ package dev.rayscale.planner.core;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.WorkerGroup;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Set;
 
 /**
@@ -36,7 +37,7 @@ final class NodeCost {
             if (kind.equals("CPU")) {
                 cost = cost.add(amount.multiply(PER_CPU));
             } else if (kind.equals("memory")) {
-                cost = cost.add(amount.multiply(PER_GIB).divide(GIB, 6, java.math.RoundingMode.HALF_EVEN));
+                cost = cost.add(amount.multiply(PER_GIB).divide(GIB, 6, RoundingMode.HALF_EVEN));
             } else if (ACCELERATORS.contains(kind)) {
                 cost = cost.add(amount.multiply(PER_ACCELERATOR));
             }
