@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.codec.EventJson;
+import dev.rayscale.events.codec.IsoInstant;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -168,7 +169,7 @@ public final class ExportFormat {
             throw new IOException("the record has neither " + TIMESTAMP + " nor time");
         }
         return new Recorded(topic, Integer.parseInt(attributes.getOrDefault(PARTITION, "0")), Long.parseLong(attributes.getOrDefault(OFFSET, "0")),
-                number, dev.rayscale.events.codec.IsoInstant.parse(time).toEpochMilli(), attributes.get(KEY), headers, value);
+                number, IsoInstant.parse(time).toEpochMilli(), attributes.get(KEY), headers, value);
     }
 
     /** The bytes of the value the parser stands at: an object or array as it is in the line, anything else written anew. */

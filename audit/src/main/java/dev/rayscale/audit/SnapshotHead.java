@@ -6,6 +6,7 @@ import dev.rayscale.events.ClusterRef;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.codec.EventJson;
 import dev.rayscale.events.codec.InvalidEventException;
+import dev.rayscale.events.codec.IsoInstant;
 import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import java.io.IOException;
 import java.time.Instant;
@@ -52,7 +53,7 @@ public record SnapshotHead(String id, ClusterRef cluster, long sequence, Instant
                     case "schemaVersion" -> version = token == JsonToken.VALUE_NUMBER_INT ? parser.getLongValue() : null;
                     case "id" -> id = token == JsonToken.VALUE_STRING ? parser.getText() : null;
                     case "sequence" -> sequence = token == JsonToken.VALUE_NUMBER_INT ? parser.getLongValue() : null;
-                    case "observedAt" -> observedAt = token == JsonToken.VALUE_STRING ? dev.rayscale.events.codec.IsoInstant.parse(parser.getText()) : null;
+                    case "observedAt" -> observedAt = token == JsonToken.VALUE_STRING ? IsoInstant.parse(parser.getText()) : null;
                     case "cluster" -> {
                         if (token != JsonToken.START_OBJECT) {
                             throw new InvalidEventException(TYPE, "$.cluster", "expected an object");

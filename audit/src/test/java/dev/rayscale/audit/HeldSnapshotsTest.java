@@ -3,6 +3,7 @@ package dev.rayscale.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
 import java.io.IOException;
@@ -65,9 +66,9 @@ class HeldSnapshotsTest {
 
         assertThat(joined).hasSameSizeAs(records);
         List<Read.Event> decisions = joined.stream().filter(read -> read instanceof Read.Event event
-                && event.event() instanceof dev.rayscale.events.ScaleDecision).map(Read.Event.class::cast).toList();
+                && event.event() instanceof ScaleDecision).map(Read.Event.class::cast).toList();
         assertThat(decisions).isNotEmpty().allSatisfy(read -> {
-            var decision = (dev.rayscale.events.ScaleDecision) read.event();
+            var decision = (ScaleDecision) read.event();
             assertThat(read.answered()).as(decision.id()).isNotNull();
             assertThat(read.answered().id()).isEqualTo(decision.snapshotId());
             Read.Snapshot original = joined.stream().filter(r -> r instanceof Read.Snapshot s && s.head().id().equals(decision.snapshotId()))

@@ -3,6 +3,9 @@ package dev.rayscale.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import java.io.ByteArrayInputStream;
@@ -42,15 +45,15 @@ class ScanningTest {
     @Test
     void aSpanEndsWhereJacksonSaysForAnyValueAtAnyAlignment() throws IOException {
         Random random = new Random(7);
-        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        ObjectMapper mapper = new ObjectMapper();
         for (int round = 0; round < 2_000; round++) {
             String value = mapper.writeValueAsString(randomValue(random, 3));
             String prefix = "{\"pad\":\"" + "p".repeat(random.nextInt(9)) + "\",\"data\":";
             byte[] json = bytes(prefix + value + "}");
             int start = bytes(prefix).length;
             int expected;
-            try (com.fasterxml.jackson.core.JsonParser parser = mapper.getFactory().createParser(json)) {
-                while (parser.nextToken() != com.fasterxml.jackson.core.JsonToken.FIELD_NAME || !parser.currentName().equals("data")) {
+            try (JsonParser parser = mapper.getFactory().createParser(json)) {
+                while (parser.nextToken() != JsonToken.FIELD_NAME || !parser.currentName().equals("data")) {
                     // to the data
                 }
                 parser.nextToken();

@@ -2,6 +2,7 @@ package dev.rayscale.sim;
 
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.PlacementStrategy;
+import dev.rayscale.events.Resources;
 import dev.rayscale.kuberay.Crds;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -196,7 +197,7 @@ public final class ClusterSimulator implements AutoCloseable {
      * read last before that pull: the first read with a higher {@code cluster_resource_state_version} is the first that
      * sees them (every read bumps the version, fact A1.2).
      */
-    public void submitTasks(dev.rayscale.events.Resources shape, long count, double seconds, LongConsumer pulled) {
+    public void submitTasks(Resources shape, long count, double seconds, LongConsumer pulled) {
         firstDemandAt = Double.isNaN(firstDemandAt) ? workloadSeconds() : firstDemandAt;
         ray.submitTasks(shape, count, seconds, pulled);
     }

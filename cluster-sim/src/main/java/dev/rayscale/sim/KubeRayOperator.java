@@ -1,5 +1,6 @@
 package dev.rayscale.sim;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.rayscale.clients.ClusterEvents;
 import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -335,7 +336,7 @@ final class KubeRayOperator {
 
     private static String condition(String type, String status, String reason, String message) {
         return "{\"type\":\"" + type + "\",\"status\":\"" + status + "\",\"reason\":\"" + reason + "\",\"message\":"
-                + com.fasterxml.jackson.databind.node.TextNode.valueOf(message) + ",\"lastTransitionTime\":\""
+                + TextNode.valueOf(message) + ",\"lastTransitionTime\":\""
                 + Instant.now().truncatedTo(ChronoUnit.SECONDS) + "\"}";
     }
 

@@ -3,12 +3,15 @@ package dev.rayscale.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
 import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.NodeStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.ray.v1.RayCluster;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -77,7 +80,7 @@ class ClusterSimulatorTest {
                 return c;
             });
             assertThat(cluster.get().getMetadata().getGeneration()).as("after an annotation").isEqualTo(generation);
-            String annotations = io.fabric8.kubernetes.client.utils.Serialization.asJson(cluster.get().getMetadata().getAnnotations());
+            String annotations = Serialization.asJson(cluster.get().getMetadata().getAnnotations());
             String testing = "[{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":" + generation + "},"
                     + "{\"op\":\"test\",\"path\":\"/metadata/annotations\",\"value\":" + annotations + "},"
                     + "{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":1}]";
@@ -113,8 +116,8 @@ class ClusterSimulatorTest {
     private static ClusterResourceState gcsState(ClusterSimulator sim) {
         var channel = io.grpc.ManagedChannelBuilder.forTarget(sim.gcsAddress()).usePlaintext().build();
         try {
-            return dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc.newBlockingStub(channel)
-                    .getClusterResourceState(dev.rayscale.gcs.proto.GetClusterResourceStateRequest.getDefaultInstance())
+            return AutoscalerStateServiceGrpc.newBlockingStub(channel)
+                    .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance())
                     .getClusterResourceState();
         } finally {
             channel.shutdownNow();

@@ -5,6 +5,8 @@ import static dev.rayscale.sim.SimFixture.id;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.rayscale.events.PlacementStrategy;
+import dev.rayscale.events.Resources;
 import dev.rayscale.gcs.proto.AutoscalingState;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReason;
@@ -51,7 +53,7 @@ class RayConformanceTest {
                             .allSatisfy(node -> assertThat(node.getNodeStateVersion()).isEqualTo(second.getClusterResourceStateVersion()));
                 }),
                 fact("A1.3 a restarted GCS counts from 0 with a new session and nothing remembered", f -> {
-                    f.sim.ray().requestResources(Map.of(dev.rayscale.events.Resources.of("CPU", "4"), 2L));
+                    f.sim.ray().requestResources(Map.of(Resources.of("CPU", "4"), 2L));
                     f.report(AutoscalingState.newBuilder().setAutoscalerStateVersion(7).build());
                     for (int i = 0; i < 5; i++) {
                         f.read();
@@ -221,8 +223,8 @@ class RayConformanceTest {
                             .containsExactlyInAnyOrder("{CPU=1.0}x5", "{CPU=64.0}x1");
                 }),
                 fact("A5.22 a pending placement group: unplaced bundles, _PG_ constraints, details; placed bundles label their nodes", f -> {
-                    f.sim.ray().submitGang("pg1", dev.rayscale.events.PlacementStrategy.STRICT_SPREAD,
-                            List.of(dev.rayscale.events.Resources.of("CPU", "1"), dev.rayscale.events.Resources.of("CPU", "1")), 100);
+                    f.sim.ray().submitGang("pg1", PlacementStrategy.STRICT_SPREAD,
+                            List.of(Resources.of("CPU", "1"), Resources.of("CPU", "1")), 100);
                     GangResourceRequest gang = f.read().getPendingGangResourceRequests(0);
                     String hex = HexFormat.of().formatHex("pg1".getBytes(StandardCharsets.UTF_8));
                     assertThat(gang.getDetails()).isEqualTo(hex + ":STRICT_SPREAD|PENDING");
@@ -234,8 +236,8 @@ class RayConformanceTest {
                     assertThat(pods).allSatisfy(pod -> assertThat(f.aliveNodeOf(pod).getDynamicLabelsMap()).containsEntry("_PG_" + hex, ""));
                 }),
                 fact("A5.23 request_resources: one stored constraint, replaced by the next call", f -> {
-                    f.sim.ray().requestResources(Map.of(dev.rayscale.events.Resources.of("CPU", "4"), 2L));
-                    f.sim.ray().requestResources(Map.of(dev.rayscale.events.Resources.of("CPU", "1"), 3L));
+                    f.sim.ray().requestResources(Map.of(Resources.of("CPU", "4"), 2L));
+                    f.sim.ray().requestResources(Map.of(Resources.of("CPU", "1"), 3L));
                     assertThat(f.read().getClusterResourceConstraintsList()).singleElement()
                             .satisfies(c -> assertThat(c.getResourceRequests(0).getCount()).isEqualTo(3));
                 }));

@@ -11,6 +11,7 @@ import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.gcs.proto.ReportAutoscalingStateRequest;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -171,7 +172,7 @@ final class SimFixture implements AutoCloseable {
         return podNames(group);
     }
 
-    List<io.fabric8.kubernetes.api.model.Event> events() {
+    List<Event> events() {
         return sim.client().v1().events().inNamespace("default").list().getItems();
     }
 

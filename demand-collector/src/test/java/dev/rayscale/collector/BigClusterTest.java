@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
 import dev.rayscale.testsupport.KafkaBrokerResource;
@@ -90,7 +91,7 @@ class BigClusterTest {
         GcsStates state = GcsStates.state(1);
         for (int i = 0; i < workers; i++) {
             state.node("node-" + i, cluster.getMetadata().getName() + "-small-group-worker-" + i, "small-group",
-                    dev.rayscale.gcs.proto.NodeStatus.RUNNING, Map.of("CPU", 8.0, "memory", 34359738368.0),
+                    NodeStatus.RUNNING, Map.of("CPU", 8.0, "memory", 34359738368.0),
                     Map.of("CPU", (double) (i % 9), "memory", 17179869184.0), 0);
         }
         for (int i = 0; i < shapes; i++) {

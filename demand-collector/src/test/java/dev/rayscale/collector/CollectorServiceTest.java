@@ -10,14 +10,18 @@ import static org.hamcrest.Matchers.not;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.Demand;
 import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.GcsSource;
 import dev.rayscale.events.HeadGroup;
+import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.NodeStatus;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.PodState;
 import dev.rayscale.events.RayNode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScalingPolicy;
+import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.SourceStatus;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.events.Topics;
@@ -115,8 +119,8 @@ class CollectorServiceTest {
 
         RayCluster stored = kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).get();
         ClusterSnapshot expected = new ClusterSnapshot(1, snapshot.id(), snapshot.cluster(), snapshot.sequence(), snapshot.observedAt(),
-                new dev.rayscale.events.SourceHealth(dev.rayscale.events.GcsSource.ok(version, "session_test"),
-                        dev.rayscale.events.KubernetesSource.ok(snapshot.sources().kubernetes().resourceVersion(),
+                new SourceHealth(GcsSource.ok(version, "session_test"),
+                        KubernetesSource.ok(snapshot.sources().kubernetes().resourceVersion(),
                                 stored.getMetadata().getGeneration() == null ? 0 : stored.getMetadata().getGeneration())),
                 ScalingPolicy.defaults(),
                 new HeadGroup("headgroup", Resources.of("memory", "2147483648"), Map.of()),
@@ -125,7 +129,7 @@ class CollectorServiceTest {
                 List.of(new RayNode(hex("head"), "wt-head", null, "headgroup", NodeStatus.RUNNING, Resources.of("memory", "2147483648"),
                         Resources.of("memory", "2147483648"), 0, Map.of(), "10.0.0.1", List.of(), PodState.PRESENT)),
                 List.of(),
-                new dev.rayscale.events.Demand(List.of(new TaskDemand(Resources.of("CPU", "1"), 15)), List.of(), List.of()));
+                new Demand(List.of(new TaskDemand(Resources.of("CPU", "1"), 15)), List.of(), List.of()));
         assertThat(snapshot).isEqualTo(expected);
         assertThat(snapshot.cluster().uid()).isEqualTo(stored.getMetadata().getUid());
         assertThat(record.key()).isEqualTo(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.LintResult;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -199,7 +200,7 @@ class ChartTest {
 
         ObjectMapper json = new ObjectMapper();
         JsonNode rule = json.valueToTree(byKind.get("PrometheusRule").getAdditionalProperties().get("spec"));
-        JsonNode shipped = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+        JsonNode shipped = new ObjectMapper(new YAMLFactory())
                 .readTree(Chart.DIRECTORY.resolve("files/alerts.yaml").toFile());
         assertThat(rule).isEqualTo(shipped);
         assertThat(rule.findValues("alert")).extracting(JsonNode::asText).containsExactlyInAnyOrder("RayscaleDeadLettersGrowing",

@@ -11,12 +11,18 @@ import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.CloudEventHeaders;
+import dev.rayscale.events.InfeasibleDemand;
+import dev.rayscale.events.InfeasibleReason;
 import dev.rayscale.events.Outcome;
+import dev.rayscale.events.PendingLaunch;
+import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.DecisionSerializer;
 import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReply;
+import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
 import dev.rayscale.testsupport.KafkaBrokerResource;
@@ -24,6 +30,7 @@ import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,6 +39,9 @@ import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.ray.v1.RayCluster;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigProviderResolver;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.companion.ConsumerTask;
 import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import jakarta.inject.Inject;
@@ -55,7 +65,10 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -248,8 +261,8 @@ class ActuatorServiceTest {
         String b = cluster.getMetadata().getName() + "-idle-b";
         pods(cluster, a, b);
         gcs.serve(GcsStates.state(1)
-                .node(a + "-new-raylet", a, "small-group", dev.rayscale.gcs.proto.NodeStatus.RUNNING, Map.of("CPU", 1.0), Map.of(), 0)
-                .node(b, b, "small-group", dev.rayscale.gcs.proto.NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 90_000).build());
+                .node(a + "-new-raylet", a, "small-group", NodeStatus.RUNNING, Map.of("CPU", 1.0), Map.of(), 0)
+                .node(b, b, "small-group", NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 90_000).build());
         ScaleDecision decision = Decisions.scale(cluster, 13, 2, 0, List.of(Decisions.idle(a), Decisions.idle(b)));
 
         send(decision);
@@ -402,7 +415,7 @@ class ActuatorServiceTest {
     void drainedPodsAreRemovedEvenIfThePodsCannotBeReadAgain() {
         RayCluster cluster = threePodsOneIdle("unreadable");
         ClusterApi failing = beforeThePodsAreReadAgain(() -> {
-            throw new io.fabric8.kubernetes.client.KubernetesClientException("injected: etcdserver: request timed out", 503, null);
+            throw new KubernetesClientException("injected: etcdserver: request timed out", 503, null);
         });
 
         ActuationResult result = serviceOver(failing).apply(Decisions.scale(cluster, 19, 3, 2, List.of(Decisions.idle(idlePod(cluster)))));
@@ -469,9 +482,9 @@ class ActuatorServiceTest {
         ScaleDecision unchanged = Decisions.scale(cluster, 16, 1, 1, List.of());
         ScaleDecision decision = new ScaleDecision(unchanged.schemaVersion(), unchanged.id(), unchanged.cluster(), unchanged.snapshotId(),
                 unchanged.snapshotSequence(), unchanged.resourceVersion(), unchanged.decidedAt(), unchanged.expiresAt(), unchanged.groups(),
-                List.of(dev.rayscale.events.InfeasibleDemand.task(dev.rayscale.events.Resources.of("GPU", "1"), 2,
-                        dev.rayscale.events.InfeasibleReason.NO_GROUP_FITS, "no group has GPU")),
-                List.of(new dev.rayscale.events.PendingLaunch("small-group", 0, 0, 2, "exceeded quota")), List.of(), unchanged.mode(),
+                List.of(InfeasibleDemand.task(Resources.of("GPU", "1"), 2,
+                        InfeasibleReason.NO_GROUP_FITS, "no group has GPU")),
+                List.of(new PendingLaunch("small-group", 0, 0, 2, "exceeded quota")), List.of(), unchanged.mode(),
                 List.of("test"), List.of(), unchanged.planner());
 
         send(decision);
@@ -685,10 +698,10 @@ class ActuatorServiceTest {
     }
 
     /** A GCS state with an idle Ray node for each pod, its id the pod name's bytes (as {@link Decisions#idle} names it). */
-    private static dev.rayscale.gcs.proto.ClusterResourceState nodes(String... pods) {
+    private static ClusterResourceState nodes(String... pods) {
         GcsStates state = GcsStates.state(1);
         for (String pod : pods) {
-            state.node(pod, pod, "small-group", dev.rayscale.gcs.proto.NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 120_000);
+            state.node(pod, pod, "small-group", NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 120_000);
         }
         return state.build();
     }
@@ -905,16 +918,16 @@ class ActuatorServiceTest {
     }
 
     /** A decision as the channel delivers it: its record's key, headers and value, acknowledged into {@code acked}. */
-    private static org.eclipse.microprofile.reactive.messaging.Message<byte[]> record(ScaleDecision decision, AtomicBoolean acked) {
+    private static Message<byte[]> record(ScaleDecision decision, AtomicBoolean acked) {
         RecordHeaders headers = new RecordHeaders();
         byte[] value;
         try (DecisionSerializer serializer = new DecisionSerializer()) {
             value = serializer.serialize(Topics.DECISIONS, headers, decision);
         }
-        var origin = new io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata<>(new ConsumerRecord<>(Topics.DECISIONS, 0,
-                decision.snapshotSequence(), 0L, org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length,
+        var origin = new IncomingKafkaRecordMetadata<>(new ConsumerRecord<>(Topics.DECISIONS, 0,
+                decision.snapshotSequence(), 0L, TimestampType.CREATE_TIME, 0, value.length,
                 decision.cluster().id(), value, headers, Optional.empty()), "decisions");
-        return org.eclipse.microprofile.reactive.messaging.Message.of(value, org.eclipse.microprofile.reactive.messaging.Metadata.of(origin))
+        return Message.of(value, Metadata.of(origin))
                 .withAck(() -> {
                     acked.set(true);
                     return CompletableFuture.completedFuture(null);
@@ -968,8 +981,8 @@ class ActuatorServiceTest {
     }
 
     private static ActuatorConfig config() {
-        return io.smallrye.config.SmallRyeConfigProviderResolver.instance().getConfig()
-                .unwrap(io.smallrye.config.SmallRyeConfig.class).getConfigMapping(ActuatorConfig.class);
+        return SmallRyeConfigProviderResolver.instance().getConfig()
+                .unwrap(SmallRyeConfig.class).getConfigMapping(ActuatorConfig.class);
     }
 
     private static String unique(String name) {

@@ -2,6 +2,7 @@ package dev.rayscale.scenarios;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.rayscale.events.DeletionCause;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.InfeasibleDemand;
@@ -82,7 +83,7 @@ public record RayAnswer(
     private static String canonical(Resources shape) {
         try {
             return EventJson.mapper().writeValueAsString(shape);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,10 +1,14 @@
 package dev.rayscale.cli;
 
+import dev.rayscale.audit.EventReader;
 import dev.rayscale.audit.FileRecords;
 import dev.rayscale.audit.KafkaRecords;
+import dev.rayscale.audit.Read;
 import dev.rayscale.audit.RecordSource;
+import dev.rayscale.audit.Recorded;
 import dev.rayscale.audit.Selection;
 import dev.rayscale.audit.Times;
+import dev.rayscale.events.ClusterRef;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -16,6 +20,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -54,15 +59,15 @@ final class RecordingOptions {
     boolean strict;
 
     /** Reads every selected record as an event into {@code sink}, on every core and in order; see {@link #readAll}. */
-    boolean readEvents(RecordSource source, Consumer<dev.rayscale.audit.Read> sink, picocli.CommandLine commandLine) {
-        return reading(source, () -> source.forEachRead(new dev.rayscale.audit.EventReader(strict), sink), commandLine);
+    boolean readEvents(RecordSource source, Consumer<Read> sink, picocli.CommandLine commandLine) {
+        return reading(source, () -> source.forEachRead(new EventReader(strict), sink), commandLine);
     }
 
     /**
      * Reads every selected record into {@code sink}; false (having said why on the error stream) when the source
      * cannot be read: no broker, a file that cannot be opened.
      */
-    static boolean readAll(RecordSource source, Consumer<dev.rayscale.audit.Recorded> sink, picocli.CommandLine commandLine) {
+    static boolean readAll(RecordSource source, Consumer<Recorded> sink, picocli.CommandLine commandLine) {
         return reading(source, () -> source.forEach(sink), commandLine);
     }
 
@@ -75,7 +80,7 @@ final class RecordingOptions {
         try {
             reading.run();
             return true;
-        } catch (IOException | org.apache.kafka.common.KafkaException | IllegalStateException unreadable) {
+        } catch (IOException | KafkaException | IllegalStateException unreadable) {
             commandLine.getErr().println("rayscale " + commandLine.getCommandName() + ": cannot read " + source.describe() + ": "
                     + unreadable.getMessage());
             commandLine.getErr().flush();
@@ -89,7 +94,7 @@ final class RecordingOptions {
         Selection selection;
         try {
             for (String cluster : clusters) {
-                dev.rayscale.events.ClusterRef.parse(cluster);
+                ClusterRef.parse(cluster);
             }
             selection = new Selection(new HashSet<>(clusters), from == null ? null : Times.parse(from, now), to == null ? null : Times.parse(to, now));
         } catch (IllegalArgumentException bad) {

@@ -3,6 +3,7 @@ package dev.rayscale.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rayscale.events.codec.EventJson;
 import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;
@@ -136,7 +137,7 @@ class AuditCommandsTest {
         List<JsonNode> events = golden();
         JsonNode decision = events.stream().filter(event -> event.path("kafkatopic").asText().equals("rayscale.decisions")).findFirst()
                 .orElseThrow();
-        ((com.fasterxml.jackson.databind.node.ObjectNode) decision.get("data").get("groups").get(0)).put("targetReplicas", 3);
+        ((ObjectNode) decision.get("data").get("groups").get(0)).put("targetReplicas", 3);
         Path changed = folder.resolve("changed.jsonl");
         Files.write(changed, events.stream().map(JsonNode::toString).toList());
 

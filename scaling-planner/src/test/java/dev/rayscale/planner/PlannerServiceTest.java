@@ -10,6 +10,7 @@ import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.events.codec.EventJson;
 import dev.rayscale.events.codec.EventSchemas;
 import dev.rayscale.testsupport.KafkaBrokerResource;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -81,7 +82,7 @@ class PlannerServiceTest {
     @Test
     void publishesADecisionThatOnlyReportsInfeasibleDemand() throws Exception {
         String cluster = unique("infeasible");
-        ObjectNode document = (ObjectNode) dev.rayscale.events.codec.EventJson.mapper().readTree(snapshot(cluster, 1, 0));
+        ObjectNode document = (ObjectNode) EventJson.mapper().readTree(snapshot(cluster, 1, 0));
         ((ObjectNode) document.withObject("demand").withArray("tasks").addObject().put("count", 2)).putArray("labelSelectors");
         ((ObjectNode) document.withObject("demand").withArray("tasks").get(0)).putObject("shape").put("GPU", 1);
         send(document.toString().getBytes(StandardCharsets.UTF_8));
@@ -95,7 +96,7 @@ class PlannerServiceTest {
     @Test
     void skipsSnapshotsOlderThanTheDecisionTtl() throws Exception {
         String cluster = unique("backlog");
-        ObjectNode old = (ObjectNode) dev.rayscale.events.codec.EventJson.mapper().readTree(snapshot(cluster, 1, 5));
+        ObjectNode old = (ObjectNode) EventJson.mapper().readTree(snapshot(cluster, 1, 5));
         old.put("observedAt", Instant.now().minusSeconds(3600).toString());
         send(old.toString().getBytes(StandardCharsets.UTF_8), snapshot(cluster, 2, 7));
 

@@ -3,6 +3,7 @@ package dev.rayscale.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,7 @@ class ClusterSeriesTest {
     void aForgottenClustersSeriesGoAndNoOtherMeter() {
         registry.counter("test.results", "cluster", "a/one", "outcome", "APPLIED");
         registry.counter("test.results", "cluster", "a/one", "outcome", "FAILED");
-        registry.gauge("test.waiting", List.of(io.micrometer.core.instrument.Tag.of("cluster", "a/one")), new AtomicLong(7));
+        registry.gauge("test.waiting", List.of(Tag.of("cluster", "a/one")), new AtomicLong(7));
         registry.counter("test.results", "cluster", "a/two", "outcome", "APPLIED");
         registry.counter("test.other", "cluster", "a/one");
         registry.counter("test.results", "outcome", "APPLIED");

@@ -21,9 +21,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
@@ -199,8 +202,8 @@ class EventInboxTest {
 
     private static Message<byte[]> record(byte[] value, Headers headers, String key, AtomicBoolean acked, AtomicBoolean nacked) {
         IncomingKafkaRecordMetadata<String, byte[]> origin = new IncomingKafkaRecordMetadata<>(
-                new org.apache.kafka.clients.consumer.ConsumerRecord<>("rayscale.decisions", 1, 42, 0L,
-                        org.apache.kafka.common.record.TimestampType.CREATE_TIME, 0, value.length, key, value, headers,
+                new ConsumerRecord<>("rayscale.decisions", 1, 42, 0L,
+                        TimestampType.CREATE_TIME, 0, value.length, key, value, headers,
                         Optional.empty()), "decisions");
         return Message.of(value, Metadata.of(origin))
                 .withAck(() -> {
@@ -264,7 +267,7 @@ class EventInboxTest {
             if (holding.get()) {
                 held.add(message);
             } else if (down.get()) {
-                message.nack(new org.apache.kafka.common.errors.TimeoutException("no broker"));
+                message.nack(new TimeoutException("no broker"));
             } else if (size > maxRecordBytes) {
                 message.nack(new RecordTooLargeException("the record is " + size + " bytes"));
             } else {

@@ -1,6 +1,7 @@
 package dev.rayscale.sim.demo;
 
 import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.RayscaleEvent;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
@@ -118,7 +119,7 @@ public final class AuditTrail implements AutoCloseable {
         if (!seen.add(event.id())) {
             return;  // the same event again (a producer's retry): one event
         }
-        if (event instanceof dev.rayscale.events.ClusterSnapshot snapshot) {
+        if (event instanceof ClusterSnapshot snapshot) {
             snapshotIds.add(snapshot.id());
             lastSnapshotAt = snapshot.observedAt();
         } else if (event instanceof ScaleDecision decision) {

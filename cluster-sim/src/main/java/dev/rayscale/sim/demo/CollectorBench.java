@@ -1,5 +1,6 @@
 package dev.rayscale.sim.demo;
 
+import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.kuberay.RayLabels;
 import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.FakeGcs;
@@ -56,7 +57,7 @@ public final class CollectorBench {
         ClusterSimulator.ApiServer api = ClusterSimulator.fleetApiServer();
         KubernetesClient client = api.client();
         try (FakeGcs gcs = FakeGcs.start()) {
-            gcs.serve(GcsStates.state(1).node("head", "head", "headgroup", dev.rayscale.gcs.proto.NodeStatus.RUNNING,
+            gcs.serve(GcsStates.state(1).node("head", "head", "headgroup", NodeStatus.RUNNING,
                     Map.of("memory", 2e9), Map.of("memory", 2e9), 0).tasks(Map.of("CPU", 1.0), 3).build());
             out.accept("creating " + clusters + " opted-in RayClusters ...");
             for (int i = 0; i < clusters; i++) {

@@ -8,7 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Creates Rayscale's topics up front, as a real deployment does (the Helm chart's Strimzi KafkaTopics), so that no consumer waits for one to appear. */
@@ -43,7 +45,7 @@ public final class Topics {
             int stableRounds = 0;
             while (System.nanoTime() < deadline) {
                 var described = admin.describeConsumerGroups(groups).all().get(10, TimeUnit.SECONDS);
-                boolean assigned = described.values().stream().allMatch(group -> group.groupState() == org.apache.kafka.common.GroupState.STABLE
+                boolean assigned = described.values().stream().allMatch(group -> group.groupState() == GroupState.STABLE
                         && assignedPartitions(group) == partitions);
                 seen = described.values().stream().map(group -> group.groupId() + " " + group.groupState() + " with "
                         + assignedPartitions(group) + " partition(s) assigned").toList().toString();
@@ -63,7 +65,7 @@ public final class Topics {
                 + within + "; last seen: " + seen);
     }
 
-    private static int assignedPartitions(org.apache.kafka.clients.admin.ConsumerGroupDescription group) {
+    private static int assignedPartitions(ConsumerGroupDescription group) {
         return group.members().stream().mapToInt(member -> member.assignment().topicPartitions().size()).sum();
     }
 

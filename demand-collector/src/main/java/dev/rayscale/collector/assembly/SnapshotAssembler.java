@@ -2,6 +2,7 @@ package dev.rayscale.collector.assembly;
 
 import dev.rayscale.events.ClusterRef;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.Demand;
 import dev.rayscale.events.GcsSource;
 import dev.rayscale.events.HeadGroup;
 import dev.rayscale.events.KubernetesSource;
@@ -42,7 +43,7 @@ public final class SnapshotAssembler {
         GcsSource source;
         List<RayNode> nodes = null;
         List<PendingPod> pending = null;
-        dev.rayscale.events.Demand demand = null;
+        Demand demand = null;
         if (gcs instanceof GcsRead.Answered answered) {
             RayState state = answered.state();
             source = GcsSource.ok(state.stateVersion(), state.sessionName());

@@ -3,12 +3,20 @@ package dev.rayscale.collector.assembly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.LabelConstraint;
+import dev.rayscale.events.LabelOperator;
 import dev.rayscale.events.NodeStatus;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.RayNode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.TaskDemand;
+import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.LabelSelector;
+import dev.rayscale.gcs.proto.LabelSelectorConstraint;
+import dev.rayscale.gcs.proto.LabelSelectorOperator;
+import dev.rayscale.gcs.proto.ResourceRequest;
+import dev.rayscale.gcs.proto.ResourceRequestByCount;
 import dev.rayscale.sim.GcsStates;
 import java.util.List;
 import java.util.Map;
@@ -70,26 +78,26 @@ class RayStateTest {
     /** Facts C43 and A5.21: label selectors on the wire (field 3); demand of one shape with other selectors stays apart. */
     @Test
     void readsLabelSelectorsAndKeepsDemandApartByThem() throws Exception {
-        var gpuOnly = dev.rayscale.gcs.proto.LabelSelector.newBuilder().addLabelConstraints(dev.rayscale.gcs.proto.LabelSelectorConstraint
-                .newBuilder().setLabelKey("accelerator").setOperator(dev.rayscale.gcs.proto.LabelSelectorOperator.LABEL_OPERATOR_IN)
+        var gpuOnly = LabelSelector.newBuilder().addLabelConstraints(LabelSelectorConstraint
+                .newBuilder().setLabelKey("accelerator").setOperator(LabelSelectorOperator.LABEL_OPERATOR_IN)
                 .addLabelValues("A10G").addLabelValues("L4"));
-        var notSpot = dev.rayscale.gcs.proto.LabelSelector.newBuilder().addLabelConstraints(dev.rayscale.gcs.proto.LabelSelectorConstraint
-                .newBuilder().setLabelKey("market").setOperator(dev.rayscale.gcs.proto.LabelSelectorOperator.LABEL_OPERATOR_NOT_IN)
+        var notSpot = LabelSelector.newBuilder().addLabelConstraints(LabelSelectorConstraint
+                .newBuilder().setLabelKey("market").setOperator(LabelSelectorOperator.LABEL_OPERATOR_NOT_IN)
                 .addLabelValues("spot"));
         var wire = GcsStates.state(1).tasks(Map.of("CPU", 1.0), 2).build().toBuilder()
-                .addPendingResourceRequests(dev.rayscale.gcs.proto.ResourceRequestByCount.newBuilder().setCount(5)
-                        .setRequest(dev.rayscale.gcs.proto.ResourceRequest.newBuilder().putResourcesBundle("CPU", 1.0)
+                .addPendingResourceRequests(ResourceRequestByCount.newBuilder().setCount(5)
+                        .setRequest(ResourceRequest.newBuilder().putResourcesBundle("CPU", 1.0)
                                 .addLabelSelectors(gpuOnly).addLabelSelectors(notSpot)))
                 .build();
 
-        RayState state = RayState.of(dev.rayscale.gcs.proto.ClusterResourceState.parseFrom(wire.toByteArray()), pod -> null);
+        RayState state = RayState.of(ClusterResourceState.parseFrom(wire.toByteArray()), pod -> null);
 
         assertThat(state.demand().tasks()).containsExactly(
                 new TaskDemand(Resources.of("CPU", "1"), 2),
                 new TaskDemand(Resources.of("CPU", "1"), 5, List.of(
-                        new dev.rayscale.events.LabelSelector(List.of(new dev.rayscale.events.LabelConstraint("accelerator",
-                                dev.rayscale.events.LabelOperator.IN, List.of("A10G", "L4")))),
-                        new dev.rayscale.events.LabelSelector(List.of(new dev.rayscale.events.LabelConstraint("market",
-                                dev.rayscale.events.LabelOperator.NOT_IN, List.of("spot")))))));
+                        new dev.rayscale.events.LabelSelector(List.of(new LabelConstraint("accelerator",
+                                LabelOperator.IN, List.of("A10G", "L4")))),
+                        new dev.rayscale.events.LabelSelector(List.of(new LabelConstraint("market",
+                                LabelOperator.NOT_IN, List.of("spot")))))));
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.time.Instant;
 
@@ -18,7 +19,7 @@ public final class EventJson {
     private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder().recyclerPool(JsonRecyclerPools.threadLocalPool()).build())
             .addModule(new JavaTimeModule())
             // Registered after the Java time module, so it is the one asked for instants.
-            .addModule(new com.fasterxml.jackson.databind.module.SimpleModule("rayscale-instants")
+            .addModule(new SimpleModule("rayscale-instants")
                     .addDeserializer(Instant.class, new IsoInstant.Deserializer()))
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             // Additive schema changes keep the version, so a reader ignores fields it does not know.

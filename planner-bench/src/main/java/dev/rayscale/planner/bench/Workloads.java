@@ -15,6 +15,7 @@ import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.TaskDemand;
+import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -101,7 +102,7 @@ public final class Workloads {
         }
         return new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, "bench", new ClusterRef("bench", "cluster", null), 1,
                 Instant.parse("2026-11-30T00:00:00Z"), new SourceHealth(GcsSource.ok(1, "bench"), KubernetesSource.ok("1", 1)),
-                new ScalingPolicy(dev.rayscale.events.UpscalingMode.DEFAULT, null, 60, null, Integer.MAX_VALUE, null, false, false),
+                new ScalingPolicy(UpscalingMode.DEFAULT, null, 60, null, Integer.MAX_VALUE, null, false, false),
                 new HeadGroup("headgroup", head, Map.of()), sized, rayNodes, List.of(), demand);
     }
 

@@ -1,5 +1,7 @@
 package dev.rayscale.planner.core;
 
+import dev.rayscale.events.Quantity;
+
 /**
  * How well a node type suits the requests it would hold, compared as Ray's autoscaler compares them:
  * first avoid a GPU node for work that needs no GPU, then prefer a node that has more of the
@@ -25,7 +27,7 @@ record Score(boolean gpuOk, int matchingKinds, double leastUtilised, double mean
                 continue;
             }
             double util = (double) (total[kind] - available[kind]) / total[kind];
-            double weighted = ((double) total[kind] / dev.rayscale.events.Quantity.SCALE) * util * util * util;
+            double weighted = ((double) total[kind] / Quantity.SCALE) * util * util * util;
             least = Math.min(least, weighted);
             sum += weighted;
             counted++;

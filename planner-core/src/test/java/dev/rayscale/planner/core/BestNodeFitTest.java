@@ -2,6 +2,7 @@ package dev.rayscale.planner.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rayscale.events.Quantity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -148,7 +149,7 @@ class BestNodeFitTest {
     private static long[] scaled(long[] units) {
         long[] scaled = new long[units.length];
         for (int k = 0; k < units.length; k++) {
-            scaled[k] = units[k] * dev.rayscale.events.Quantity.SCALE;
+            scaled[k] = units[k] * Quantity.SCALE;
         }
         return scaled;
     }

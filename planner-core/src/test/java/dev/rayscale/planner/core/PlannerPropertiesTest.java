@@ -29,6 +29,7 @@ import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.TaskDemand;
+import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -287,7 +288,7 @@ class PlannerPropertiesTest {
         }
         nodes.add(0, new RayNode("id-head", "head", null, "headgroup", NodeStatus.RUNNING, Resources.of("memory", "8"),
                 Resources.of("memory", "8"), 0, Map.of(), null, List.of()));
-        ScalingPolicy policy = new ScalingPolicy(dev.rayscale.events.UpscalingMode.DEFAULT, null, 60, null, null, null,
+        ScalingPolicy policy = new ScalingPolicy(UpscalingMode.DEFAULT, null, 60, null, null, null,
                 random.nextBoolean(), false);
         return new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, "snap-" + seed, new ClusterRef("props", "c", null), 1, Snapshots.NOW,
                 new SourceHealth(GcsSource.ok(1, "s"), KubernetesSource.ok("1", 1)), policy,

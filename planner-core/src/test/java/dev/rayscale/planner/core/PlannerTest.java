@@ -17,6 +17,7 @@ import dev.rayscale.events.PendingLaunch;
 import dev.rayscale.events.PendingPod;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.PodDeletion;
+import dev.rayscale.events.PodState;
 import dev.rayscale.events.RayNode;
 import dev.rayscale.events.Reason;
 import dev.rayscale.events.ReasonCode;
@@ -674,7 +675,7 @@ class PlannerTest {
                     when("a node whose pod is gone is not counted, so no replica is added for it",
                             Snapshots.cluster().group(group("cpu4", 1, 0, 10, "CPU", "4"))
                                 .node(new RayNode("id-old", "old", null, "cpu4", NodeStatus.IDLE, FOUR_CPU, FOUR_CPU, 20_000, Map.of(), null, List.of(),
-                                    dev.rayscale.events.PodState.GONE))
+                                    PodState.GONE))
                                 .pendingPod("replacement", "cpu4", Duration.ofSeconds(5)),
                             decision -> assertThat(decision.changesAnything())
                                     .as("the vanished pod's node is no capacity and no replica").isFalse()),
