@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
+import org.apache.kafka.common.KafkaException;
 import org.junit.jupiter.api.Test;
 
 class KafkaClientNoiseTest {
 
     private static final String NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
+    private static final String SMALLRYE_KAFKA = "io.smallrye.reactive.messaging.kafka";
     private static final String PRODUCER_UNREACHABLE = "[Producer clientId=kafka-producer-decisions] Connection to node {} ({}) could not be "
             + "established. Node may not be available.";
     private static final String CONSUMER_UNREACHABLE = "[Consumer clientId=kafka-consumer-snapshots-1, groupId=rayscale-scaling-planner] "
@@ -55,6 +57,19 @@ class KafkaClientNoiseTest {
 
         now.addAndGet(KafkaClientNoise.UNREACHABLE_EVERY.toNanos());
         assertThat(filter.isLoggable(warning(NETWORK_CLIENT, disconnected))).isTrue();
+    }
+
+    @Test
+    void leavesOutAPollOfAConsumerSmallRyeHasClosed() {
+        String pollFailed = "SRMSG18285: Failed to poll consumer client `%s` for channel `%s`, it will be re-attempted";
+        LogRecord ofClosed = warning(SMALLRYE_KAFKA, pollFailed);
+        ofClosed.setThrown(new IllegalStateException("This consumer has already been closed."));
+        LogRecord ofBroker = warning(SMALLRYE_KAFKA, pollFailed);
+        ofBroker.setThrown(new KafkaException("the broker is gone"));
+
+        assertThat(filter.isLoggable(ofClosed)).isFalse();
+        assertThat(filter.isLoggable(ofBroker)).as("a poll that failed for another reason").isTrue();
+        assertThat(filter.isLoggable(warning(SMALLRYE_KAFKA, "SRMSG18228: A failure has been reported for Kafka topics"))).isTrue();
     }
 
     @Test
