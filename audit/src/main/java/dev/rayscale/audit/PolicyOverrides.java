@@ -118,12 +118,8 @@ public final class PolicyOverrides {
         try {
             return mapper.treeToValue(tree, type);
         } catch (JsonProcessingException e) {
-            Throwable root = e;
-            while (root.getCause() != null) {
-                root = root.getCause();
-            }
             throw new IllegalArgumentException("--set " + describe() + " does not give a valid " + type.getSimpleName() + ": "
-                    + (root instanceof JsonProcessingException json ? json.getOriginalMessage() : root.getMessage()), e);
+                    + EventJson.problem(e), e);
         }
     }
 

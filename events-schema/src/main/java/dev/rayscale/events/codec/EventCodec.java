@@ -76,7 +76,7 @@ public final class EventCodec<T extends RayscaleEvent> {
         try {
             tree = mapper.readTree(json);
         } catch (IOException e) {
-            throw invalid("$", "not valid JSON: " + rootMessage(e), e);
+            throw invalid("$", "not valid JSON: " + EventJson.problem(e), e);
         }
         return decode(tree);
     }
@@ -147,9 +147,9 @@ public final class EventCodec<T extends RayscaleEvent> {
         try {
             return mapper.treeToValue(tree, type.recordType());
         } catch (JsonMappingException e) {
-            throw invalid(jsonPath(e.getPath()), rootMessage(e), e);
+            throw invalid(jsonPath(e.getPath()), EventJson.problem(e), e);
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw invalid("$", rootMessage(e), e);
+            throw invalid("$", EventJson.problem(e), e);
         }
     }
 
@@ -187,14 +187,5 @@ public final class EventCodec<T extends RayscaleEvent> {
             }
         }
         return result.toString();
-    }
-
-    /** The innermost message: for a record constructor's check, that is the check's own words. */
-    private static String rootMessage(Throwable error) {
-        Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root instanceof JsonProcessingException json ? json.getOriginalMessage() : root.getMessage();
     }
 }

@@ -2,6 +2,7 @@ package dev.rayscale.events.codec;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -33,6 +34,18 @@ public final class EventJson {
             .build();
 
     private EventJson() {
+    }
+
+    /**
+     * What a failed read of JSON says in its own words: the innermost cause's message, without the location Jackson
+     * appends (a record constructor's check, wrapped by Jackson, says what was wrong with the value).
+     */
+    public static String problem(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root instanceof JsonProcessingException json ? json.getOriginalMessage() : root.getMessage();
     }
 
     /** A shared, thread-safe mapper. Do not reconfigure it; {@code copy()} it instead. */
