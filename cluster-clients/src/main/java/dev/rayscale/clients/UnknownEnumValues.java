@@ -21,9 +21,9 @@ import java.util.stream.Stream;
  *
  * <p>Objects are told apart by namespace and name, and a record holds only for the resourceVersion it was read at: an
  * object read again after an edit counts as clean until an unknown value is met in it again; the service forgets a
- * deleted object's record. The object is found among
- * the values being read around the field, so it must have its {@code metadata} read before the field, as the API server
- * writes it; a value met anywhere else reads as absent all the same, and is not remembered.
+ * deleted object's record. The object is found among the values being read around the field, so it must have its
+ * {@code metadata} read before the field, as the API server writes it; a value met anywhere else reads as absent all the
+ * same, and is not remembered.
  */
 public final class UnknownEnumValues extends DeserializationProblemHandler {
 

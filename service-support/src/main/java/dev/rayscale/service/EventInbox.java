@@ -46,7 +46,7 @@ public final class EventInbox<T extends RayscaleEvent> {
     private static final String UNSUPPORTED_VERSION = "unsupported_version";
     private static final String FAILED = "failed";
     static final int PIPELINED_DEAD_LETTERS = 64;
-    static final Duration SET_ASIDE_SAID_EVERY = Duration.ofMinutes(1);
+    private static final Duration SET_ASIDE_SAID_EVERY = Duration.ofMinutes(1);
 
     private final EventDeserializer<T> deserializer;
     private final DeadLetters deadLetters;
