@@ -71,6 +71,12 @@ public record ScaleDecision(
         return groups.stream().anyMatch(GroupTarget::changesAnything);
     }
 
+    /** True if the decision asks for more replicas of some group: demand is waiting for it. */
+    @JsonIgnore
+    public boolean grows() {
+        return groups.stream().anyMatch(group -> group.targetReplicas() > group.currentReplicas());
+    }
+
     /**
      * True if the decision is worth publishing: it changes the RayCluster, or it has what Ray's status must
      * show even when nothing changes — demand no node can take, pods that cannot be created.

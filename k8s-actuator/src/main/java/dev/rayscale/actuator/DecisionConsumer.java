@@ -11,15 +11,14 @@ import dev.rayscale.service.InFlight;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.reactive.messaging.annotations.Blocking;
-import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -51,7 +50,7 @@ public class DecisionConsumer {
 
     private final EventInbox<ScaleDecision> inbox;
     private final DecisionLanes lanes;
-    private final ExecutorService workers;
+    private final ThreadPoolExecutor workers;
     private final InFlight inFlight = new InFlight("decisions", "applied");
 
     public DecisionConsumer(MeterRegistry registry, ActuationService actuation, ActuatorConfig config,
@@ -60,7 +59,7 @@ public class DecisionConsumer {
         // The lanes bound what is open; the inbox lets each record on as soon as its lane has it.
         this.inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.actuator.decisions",
                 Integer.MAX_VALUE);
-        this.workers = Executors.newFixedThreadPool(Math.max(1, config.clustersInParallel()), runnable -> {
+        this.workers = DecisionLanes.workers(Math.max(1, config.clustersInParallel()), runnable -> {
             Thread thread = new Thread(runnable, "actuator-worker");
             thread.setDaemon(true);
             return thread;

@@ -7,7 +7,9 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
+import java.util.concurrent.PriorityBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -22,6 +24,11 @@ import java.util.function.Function;
  * <p>Batches alone could not do this: only decisions delivered together can supersede one another, and a backlog
  * larger than a poll (or than the heap, when polls grow) was applied decision by decision. Lanes hold at most one
  * waiting decision per cluster.
+ *
+ * <p>When every worker is busy, a lane whose next decision grows its cluster gets the next free worker before the lanes
+ * whose next decisions do not (in the order they came among each kind; a lane waiting with a scale-down moves up when a
+ * scale-up takes its place): pending work waits for a scale-up, while a scale-down that waits costs only an idle node a
+ * little longer, and a scale-down, which drains nodes and reads the pods again, holds a worker longer than a scale-up.
  */
 final class DecisionLanes {
 
@@ -31,7 +38,7 @@ final class DecisionLanes {
         ActuationResult apply(ScaleDecision decision, ScaleDecision newer);
     }
 
-    private final Executor workers;
+    private final ThreadPoolExecutor workers;
     private final Applier applier;
     private final Function<ActuationResult, CompletionStage<Void>> send;
     /** Guarded by {@code this}, as is each lane's state: every result is completed, and so published, under it. */
@@ -40,9 +47,19 @@ final class DecisionLanes {
     /** Decisions taken in whose result is not yet on the broker: what the lanes hold in memory. */
     private int open;
     private boolean closed;
+    /** Orders the turns of one kind as they were scheduled. */
+    private long turns;
 
-    /** @param capacity how many decisions may be taken in before their results are on the broker ({@link #awaitRoom}) */
-    DecisionLanes(Executor workers, Applier applier, Function<ActuationResult, CompletionStage<Void>> send, int capacity) {
+    /** {@code threads} workers for lanes, whose queue orders the lanes' turns ({@link Turn}). */
+    static ThreadPoolExecutor workers(int threads, ThreadFactory threadFactory) {
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new PriorityBlockingQueue<>(), threadFactory);
+    }
+
+    /**
+     * @param workers made by {@link #workers}
+     * @param capacity how many decisions may be taken in before their results are on the broker ({@link #awaitRoom})
+     */
+    DecisionLanes(ThreadPoolExecutor workers, Applier applier, Function<ActuationResult, CompletionStage<Void>> send, int capacity) {
         this.workers = workers;
         this.applier = applier;
         this.send = send;
@@ -76,16 +93,25 @@ final class DecisionLanes {
             Entry superseded = newest ? lane.next : entry;
             if (newest) {
                 lane.next = entry;
+                if (decision.grows() && lane.queued != null && !lane.queued.grows && !closed && workers.remove(lane.queued)) {
+                    queue(lane, lane.queued.order);
+                }
             }
             answer(superseded, lane.next.decision);
         } else {
             lane.next = entry;
             if (!lane.scheduled && !closed) {
                 lane.scheduled = true;
-                workers.execute(() -> run(lane));
+                queue(lane, turns++);
             }
         }
         return entry.published;
+    }
+
+    /** Queues the lane's turn, ranked by its next decision. */
+    private void queue(Lane lane, long order) {
+        lane.queued = new Turn(lane, lane.next.decision.grows(), order);
+        workers.execute(lane.queued);
     }
 
     /** Starts no decision from now on; waits, at most {@code patience}, for those being applied. Says whether they ended. */
@@ -177,6 +203,33 @@ final class DecisionLanes {
         }
     }
 
+    /** A worker's turn at a lane, as queued: those of lanes whose decision grows its cluster first, then in order. */
+    private final class Turn implements Runnable, Comparable<Turn> {
+
+        private final Lane lane;
+        private final boolean grows;
+        private final long order;
+
+        Turn(Lane lane, boolean grows, long order) {
+            this.lane = lane;
+            this.grows = grows;
+            this.order = order;
+        }
+
+        @Override
+        public void run() {
+            synchronized (DecisionLanes.this) {
+                lane.queued = null;
+            }
+            DecisionLanes.this.run(lane);
+        }
+
+        @Override
+        public int compareTo(Turn other) {
+            return grows != other.grows ? (grows ? -1 : 1) : Long.compare(order, other.order);
+        }
+    }
+
     private void answer(Entry entry, ScaleDecision newer) {
         try {
             complete(entry, applier.apply(entry.decision, newer), null);
@@ -208,6 +261,8 @@ final class DecisionLanes {
         private Entry next;
         /** A worker has the lane: waiting for a thread, or applying. */
         private boolean scheduled;
+        /** Its turn while it waits on the workers' queue. */
+        private Turn queued;
         /** A worker is applying one of its decisions. */
         private boolean applying;
         private int unanswered;

@@ -16,8 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +26,7 @@ class DecisionLanesTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(10);
 
-    private final ExecutorService workers = Executors.newFixedThreadPool(4);
+    private final ThreadPoolExecutor workers = DecisionLanes.workers(4, Thread::new);
     private final Map<String, CompletableFuture<Void>> gates = new ConcurrentHashMap<>();
     /** Each call to the applier: the decision's id, and the id of the newer one when it was answered superseded. */
     private final List<String> applied = new CopyOnWriteArrayList<>();
@@ -44,7 +43,7 @@ class DecisionLanesTest {
     }
 
     /** Lanes over {@code pool} that apply with {@link #apply} and record what they send, as on a broker that takes all at once. */
-    private DecisionLanes recordingLanes(ExecutorService pool) {
+    private DecisionLanes recordingLanes(ThreadPoolExecutor pool) {
         return new DecisionLanes(pool, this::apply, result -> {
             sent.add(result.decisionId());
             return CompletableFuture.completedFuture(null);
@@ -94,6 +93,59 @@ class DecisionLanesTest {
         return Decisions.scale(cluster, sequence, 0, (int) sequence, List.of());
     }
 
+    private static ScaleDecision shrinking(RayCluster cluster, long sequence) {
+        return Decisions.scale(cluster, sequence, 5, 2, List.of());
+    }
+
+    @Test
+    void aFreeWorkerTakesALaneThatGrowsItsClusterBeforeTheLanesThatDoNot() {
+        ThreadPoolExecutor oneWorker = DecisionLanes.workers(1, Thread::new);
+        try {
+            DecisionLanes busy = recordingLanes(oneWorker);
+            ScaleDecision elsewhere = decision(a, 1);
+            ScaleDecision firstDown = shrinking(b, 1);
+            ScaleDecision up = decision(stored("c"), 1);
+            ScaleDecision secondDown = shrinking(stored("d"), 1);
+            offer(busy, elsewhere);
+            await().atMost(WITHIN).until(() -> applied.contains(elsewhere.id()));
+
+            offer(busy, firstDown);
+            offer(busy, up);
+            offer(busy, secondDown);
+            letThrough(elsewhere, firstDown, up, secondDown);
+
+            await().atMost(WITHIN).until(() -> sent.size() == 4);
+            assertThat(applied).containsExactly(elsewhere.id(), up.id(), firstDown.id(), secondDown.id());
+        } finally {
+            oneWorker.shutdownNow();
+        }
+    }
+
+    @Test
+    void aLaneWaitingWithAScaleDownMovesUpWhenAScaleUpTakesItsPlace() {
+        ThreadPoolExecutor oneWorker = DecisionLanes.workers(1, Thread::new);
+        try {
+            DecisionLanes busy = recordingLanes(oneWorker);
+            ScaleDecision elsewhere = decision(a, 1);
+            ScaleDecision down = shrinking(b, 1);
+            ScaleDecision otherDown = shrinking(stored("c"), 1);
+            ScaleDecision upInstead = decision(b, 2);
+            offer(busy, elsewhere);
+            await().atMost(WITHIN).until(() -> applied.contains(elsewhere.id()));
+
+            offer(busy, otherDown);
+            offer(busy, down);
+            offer(busy, upInstead);
+            letThrough(elsewhere, otherDown, upInstead);
+
+            await().atMost(WITHIN).until(() -> sent.size() == 4);
+            assertThat(applied).containsExactly(elsewhere.id(), down.id() + " superseded by " + upInstead.id(), upInstead.id(), otherDown.id());
+            assertThat(oneWorker.getQueue()).isEmpty();
+        } finally {
+            oneWorker.shutdownNow();
+        }
+    }
+
     @Test
     void aDecisionWaitingBehindItsClustersLastIsSupersededWithoutWorkWhenANewerComes() {
         ScaleDecision first = decision(a, 1);
@@ -121,7 +173,7 @@ class DecisionLanesTest {
 
     @Test
     void aLaneWaitingForAWorkerTakesANewerDecisionInPlaceOfItsNextAndAppliesTheNewest() {
-        ExecutorService oneWorker = Executors.newSingleThreadExecutor();
+        ThreadPoolExecutor oneWorker = DecisionLanes.workers(1, Thread::new);
         try {
             DecisionLanes busy = recordingLanes(oneWorker);
             ScaleDecision elsewhere = decision(a, 1);

@@ -50,6 +50,7 @@ public record BenchReport(FleetBench.Settings settings, long maxWorkers, double 
         lines.add(hop("each hop: snapshot -> decision (planner)", account.planningMs()));
         lines.add(hop("each hop: decision -> result (actuator)", account.actuatingMs()));
         lines.add(hop("  any result: decision -> taken up", account.actuator().waitingMs()));
+        lines.add(hop("    of decisions that ask for more replicas", account.actuator().growingWaitingMs()));
         lines.add(String.format(Locale.ROOT, "    taken up over %d s: %d, of them %d after their cluster's previous decision, not yet complete "
                 + "when they were published", Chain.LATE_MS / 1000, account.actuator().late(), account.actuator().lateBehindTheirCluster()));
         lines.add(hop("  any result: taken up -> result", account.actuator().handlingMs()));

@@ -38,7 +38,13 @@ public final class Chain {
     record Snapshot(String cluster, long gcsVersion, long observedAtMillis, long publishedAtMillis) {
     }
 
-    record Decision(String snapshotId, long publishedAtMillis) {
+    /** A decision; {@code grows} if it asks for more replicas of some group. */
+    record Decision(String snapshotId, long publishedAtMillis, boolean grows) {
+
+        /** A decision that asks for no more replicas. */
+        Decision(String snapshotId, long publishedAtMillis) {
+            this(snapshotId, publishedAtMillis, false);
+        }
     }
 
     /** A result, with when the actuator took its decision up ({@code receivedAt}) and when it completed it. */
@@ -152,6 +158,8 @@ public final class Chain {
     private ActuatorTimes actuatorTimes(List<Result> measuredResults, Map<String, Decision> measuredDecisions) {
         long[] takenUp = measuredResults.stream()
                 .mapToLong(result -> result.receivedAtMillis() - measuredDecisions.get(result.decisionId()).publishedAtMillis()).sorted().toArray();
+        long[] growingTakenUp = measuredResults.stream().filter(result -> measuredDecisions.get(result.decisionId()).grows())
+                .mapToLong(result -> result.receivedAtMillis() - measuredDecisions.get(result.decisionId()).publishedAtMillis()).sorted().toArray();
         long[] handling = measuredResults.stream().mapToLong(result -> result.completedAtMillis() - result.receivedAtMillis()).sorted().toArray();
         Map<String, List<Result>> byCluster = new HashMap<>();
         results.forEach(result -> byCluster.computeIfAbsent(clusterOf(result.decisionId()), key -> new ArrayList<>()).add(result));
@@ -167,7 +175,7 @@ public final class Chain {
                 }
             }
         }
-        return new ActuatorTimes(takenUp, handling, late, behind);
+        return new ActuatorTimes(takenUp, growingTakenUp, handling, late, behind);
     }
 
     /** The cluster a decision is for, by its snapshot; null if its snapshot was not read (or carried no GCS version). */
@@ -273,12 +281,14 @@ public final class Chain {
      *
      * @param waitingMs from the decision's publication until the actuator took it up: the broker, the poll, and the
      *     decisions ahead of it
+     * @param growingWaitingMs the same, of the decisions that ask for more replicas (the actuator takes their clusters up
+     *     first when its workers are busy)
      * @param handlingMs from then until its result was complete: reading, draining, patching
      * @param late decisions taken up more than {@link #LATE_MS} after their publication
      * @param lateBehindTheirCluster of those, the ones taken up when their cluster's previous decision, not yet complete
      *     when they were published, was complete: they waited for it (a cluster's decisions are applied in order)
      */
-    public record ActuatorTimes(long[] waitingMs, long[] handlingMs, long late, long lateBehindTheirCluster) {
+    public record ActuatorTimes(long[] waitingMs, long[] growingWaitingMs, long[] handlingMs, long late, long lateBehindTheirCluster) {
     }
 
     /**

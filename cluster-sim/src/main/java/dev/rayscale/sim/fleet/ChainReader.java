@@ -201,7 +201,7 @@ final class ChainReader implements AutoCloseable {
                 }
                 case Topics.DECISIONS -> {
                     ScaleDecision decision = decisions.read(record.headers(), record.value(), STRICT);
-                    chain.decision(decision.id(), new Chain.Decision(decision.snapshotId(), record.timestamp()));
+                    chain.decision(decision.id(), new Chain.Decision(decision.snapshotId(), record.timestamp(), decision.grows()));
                     PlannerInfo info = decision.planner();
                     Recorded seen = recorded;
                     if (info != null && info.defaults() != null && (seen == null || !info.equals(seen.info()))) {

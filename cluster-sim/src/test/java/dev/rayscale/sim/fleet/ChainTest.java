@@ -136,9 +136,9 @@ class ChainTest {
         chain.snapshot("a@1", new Chain.Snapshot("ns/a", 1, 900, 950));
         chain.snapshot("a@2", new Chain.Snapshot("ns/a", 2, 1_400, 1_450));
         chain.snapshot("b@1", new Chain.Snapshot("ns/b", 1, 900, 950));
-        chain.decision("a1", new Chain.Decision("a@1", 1_000));
+        chain.decision("a1", new Chain.Decision("a@1", 1_000, true));
         chain.decision("a2", new Chain.Decision("a@2", 1_500));
-        chain.decision("b1", new Chain.Decision("b@1", 1_000));
+        chain.decision("b1", new Chain.Decision("b@1", 1_000, true));
         chain.result(new Chain.Result("a1", Outcome.APPLIED, 1_010, 3_000));
         chain.result(new Chain.Result("a2", Outcome.APPLIED, 3_001, 3_100));
         chain.result(new Chain.Result("b1", Outcome.APPLIED, 2_500, 2_600));
@@ -146,6 +146,7 @@ class ChainTest {
         Chain.ActuatorTimes actuator = chain.account(cluster -> false, snapshot -> false).actuator();
 
         assertThat(actuator.waitingMs()).containsExactly(10, 1_500, 1_501);
+        assertThat(actuator.growingWaitingMs()).as("a1 and b1 ask for more replicas").containsExactly(10, 1_500);
         assertThat(actuator.late()).as("a2 and b1").isEqualTo(2);
         assertThat(actuator.lateBehindTheirCluster()).as("a2, taken up when a1, applied from before a2 was published, was complete")
                 .isEqualTo(1);
