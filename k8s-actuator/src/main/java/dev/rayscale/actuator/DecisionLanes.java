@@ -93,8 +93,8 @@ final class DecisionLanes {
             Entry superseded = newest ? lane.next : entry;
             if (newest) {
                 lane.next = entry;
-                if (decision.grows() && lane.queued != null && !lane.queued.grows && !closed && workers.remove(lane.queued)) {
-                    queue(lane, lane.queued.order);
+                if (decision.grows() && lane.queued != null && !lane.queued.grows() && !closed && workers.remove(lane.queued)) {
+                    queue(lane, lane.queued.order());
                 }
             }
             answer(superseded, lane.next.decision);
@@ -110,7 +110,12 @@ final class DecisionLanes {
 
     /** Queues the lane's turn, ranked by its next decision. */
     private void queue(Lane lane, long order) {
-        lane.queued = new Turn(lane, lane.next.decision.grows(), order);
+        lane.queued = new Turn(lane.next.decision.grows(), order, () -> {
+            synchronized (this) {
+                lane.queued = null;
+            }
+            run(lane);
+        });
         workers.execute(lane.queued);
     }
 
@@ -204,24 +209,11 @@ final class DecisionLanes {
     }
 
     /** A worker's turn at a lane, as queued: those of lanes whose decision grows its cluster first, then in order. */
-    private final class Turn implements Runnable, Comparable<Turn> {
-
-        private final Lane lane;
-        private final boolean grows;
-        private final long order;
-
-        Turn(Lane lane, boolean grows, long order) {
-            this.lane = lane;
-            this.grows = grows;
-            this.order = order;
-        }
+    private record Turn(boolean grows, long order, Runnable work) implements Runnable, Comparable<Turn> {
 
         @Override
         public void run() {
-            synchronized (DecisionLanes.this) {
-                lane.queued = null;
-            }
-            DecisionLanes.this.run(lane);
+            work.run();
         }
 
         @Override

@@ -35,11 +35,21 @@ class DecisionLanesTest {
     private final RayCluster a = stored("a");
     private final RayCluster b = stored("b");
     private final DecisionLanes lanes = recordingLanes(workers);
+    private final ThreadPoolExecutor oneWorker = DecisionLanes.workers(1, Thread::new);
 
     @AfterEach
     void stop() {
         gates.values().forEach(gate -> gate.complete(null));
         workers.shutdownNow();
+        oneWorker.shutdownNow();
+    }
+
+    /** Lanes with one worker, busy applying {@code elsewhere} until the test lets it through. */
+    private DecisionLanes busyWith(ScaleDecision elsewhere) {
+        DecisionLanes busy = recordingLanes(oneWorker);
+        offer(busy, elsewhere);
+        await().atMost(WITHIN).until(() -> applied.contains(elsewhere.id()));
+        return busy;
     }
 
     /** Lanes over {@code pool} that apply with {@link #apply} and record what they send, as on a broker that takes all at once. */
@@ -99,51 +109,37 @@ class DecisionLanesTest {
 
     @Test
     void aFreeWorkerTakesALaneThatGrowsItsClusterBeforeTheLanesThatDoNot() {
-        ThreadPoolExecutor oneWorker = DecisionLanes.workers(1, Thread::new);
-        try {
-            DecisionLanes busy = recordingLanes(oneWorker);
-            ScaleDecision elsewhere = decision(a, 1);
-            ScaleDecision firstDown = shrinking(b, 1);
-            ScaleDecision up = decision(stored("c"), 1);
-            ScaleDecision secondDown = shrinking(stored("d"), 1);
-            offer(busy, elsewhere);
-            await().atMost(WITHIN).until(() -> applied.contains(elsewhere.id()));
+        ScaleDecision elsewhere = decision(a, 1);
+        ScaleDecision firstDown = shrinking(b, 1);
+        ScaleDecision up = decision(stored("c"), 1);
+        ScaleDecision secondDown = shrinking(stored("d"), 1);
+        DecisionLanes busy = busyWith(elsewhere);
 
-            offer(busy, firstDown);
-            offer(busy, up);
-            offer(busy, secondDown);
-            letThrough(elsewhere, firstDown, up, secondDown);
+        offer(busy, firstDown);
+        offer(busy, up);
+        offer(busy, secondDown);
+        letThrough(elsewhere, firstDown, up, secondDown);
 
-            await().atMost(WITHIN).until(() -> sent.size() == 4);
-            assertThat(applied).containsExactly(elsewhere.id(), up.id(), firstDown.id(), secondDown.id());
-        } finally {
-            oneWorker.shutdownNow();
-        }
+        await().atMost(WITHIN).until(() -> sent.size() == 4);
+        assertThat(applied).containsExactly(elsewhere.id(), up.id(), firstDown.id(), secondDown.id());
     }
 
     @Test
     void aLaneWaitingWithAScaleDownMovesUpWhenAScaleUpTakesItsPlace() {
-        ThreadPoolExecutor oneWorker = DecisionLanes.workers(1, Thread::new);
-        try {
-            DecisionLanes busy = recordingLanes(oneWorker);
-            ScaleDecision elsewhere = decision(a, 1);
-            ScaleDecision down = shrinking(b, 1);
-            ScaleDecision otherDown = shrinking(stored("c"), 1);
-            ScaleDecision upInstead = decision(b, 2);
-            offer(busy, elsewhere);
-            await().atMost(WITHIN).until(() -> applied.contains(elsewhere.id()));
+        ScaleDecision elsewhere = decision(a, 1);
+        ScaleDecision down = shrinking(b, 1);
+        ScaleDecision otherDown = shrinking(stored("c"), 1);
+        ScaleDecision upInstead = decision(b, 2);
+        DecisionLanes busy = busyWith(elsewhere);
 
-            offer(busy, otherDown);
-            offer(busy, down);
-            offer(busy, upInstead);
-            letThrough(elsewhere, otherDown, upInstead);
+        offer(busy, otherDown);
+        offer(busy, down);
+        offer(busy, upInstead);
+        letThrough(elsewhere, otherDown, upInstead);
 
-            await().atMost(WITHIN).until(() -> sent.size() == 4);
-            assertThat(applied).containsExactly(elsewhere.id(), down.id() + " superseded by " + upInstead.id(), upInstead.id(), otherDown.id());
-            assertThat(oneWorker.getQueue()).isEmpty();
-        } finally {
-            oneWorker.shutdownNow();
-        }
+        await().atMost(WITHIN).until(() -> sent.size() == 4);
+        assertThat(applied).containsExactly(elsewhere.id(), down.id() + " superseded by " + upInstead.id(), upInstead.id(), otherDown.id());
+        assertThat(oneWorker.getQueue()).as("the turn it had is not left behind").isEmpty();
     }
 
     @Test
@@ -173,28 +169,21 @@ class DecisionLanesTest {
 
     @Test
     void aLaneWaitingForAWorkerTakesANewerDecisionInPlaceOfItsNextAndAppliesTheNewest() {
-        ThreadPoolExecutor oneWorker = DecisionLanes.workers(1, Thread::new);
-        try {
-            DecisionLanes busy = recordingLanes(oneWorker);
-            ScaleDecision elsewhere = decision(a, 1);
-            ScaleDecision queued = decision(b, 1);
-            ScaleDecision newest = decision(b, 2);
-            offer(busy, elsewhere);
-            await().atMost(WITHIN).until(() -> applied.contains(elsewhere.id()));
+        ScaleDecision elsewhere = decision(a, 1);
+        ScaleDecision queued = decision(b, 1);
+        ScaleDecision newest = decision(b, 2);
+        DecisionLanes busy = busyWith(elsewhere);
 
-            CompletableFuture<Void> queuedDone = offer(busy, queued);
-            offer(busy, newest);
+        CompletableFuture<Void> queuedDone = offer(busy, queued);
+        offer(busy, newest);
 
-            assertThat(queuedDone).as("answered and on the broker while its lane still waits for the worker").isCompleted();
-            assertThat(sent).containsExactly(queued.id());
-            assertThat(busy.open()).as("the newest waiting, the other cluster's being applied").isEqualTo(2);
-            letThrough(elsewhere, newest);
-            await().atMost(WITHIN).until(() -> sent.size() == 3);
-            assertThat(applied).containsExactly(elsewhere.id(), queued.id() + " superseded by " + newest.id(), newest.id());
-            assertThat(sent).containsExactly(queued.id(), elsewhere.id(), newest.id());
-        } finally {
-            oneWorker.shutdownNow();
-        }
+        assertThat(queuedDone).as("answered and on the broker while its lane still waits for the worker").isCompleted();
+        assertThat(sent).containsExactly(queued.id());
+        assertThat(busy.open()).as("the newest waiting, the other cluster's being applied").isEqualTo(2);
+        letThrough(elsewhere, newest);
+        await().atMost(WITHIN).until(() -> sent.size() == 3);
+        assertThat(applied).containsExactly(elsewhere.id(), queued.id() + " superseded by " + newest.id(), newest.id());
+        assertThat(sent).containsExactly(queued.id(), elsewhere.id(), newest.id());
     }
 
     @Test
