@@ -110,12 +110,7 @@ final class DecisionLanes {
 
     /** Queues the lane's turn, ranked by its next decision. */
     private void queue(Lane lane, long order) {
-        lane.queued = new Turn(lane.next.decision.grows(), order, () -> {
-            synchronized (this) {
-                lane.queued = null;
-            }
-            run(lane);
-        });
+        lane.queued = new Turn(lane.next.decision.grows(), order, () -> run(lane));
         workers.execute(lane.queued);
     }
 
@@ -177,34 +172,40 @@ final class DecisionLanes {
     /**
      * A worker's turn at a lane: it applies the lane's next decision, taken when the worker gets to it, not when the lane
      * was scheduled, so that a lane waiting for a worker behind other clusters' lanes goes on taking newer decisions in
-     * place of its next one (their results leave at once), and then applies its newest.
+     * place of its next one (their results leave at once), and then applies its newest. A decision that came while it
+     * was applied takes a turn of its own, behind the lanes already waiting: a cluster whose decisions keep coming does
+     * not hold a worker while others wait, and a scale-up waiting elsewhere goes first.
      */
     private void run(Lane lane) {
-        while (true) {
-            Entry entry;
-            synchronized (this) {
-                entry = closed ? null : lane.next;
-                if (entry == null) {
-                    lane.scheduled = false;
-                    forgetIfIdle(lane);
-                    notifyAll();
-                    return;
-                }
-                lane.next = null;
-                lane.applying = true;
-            }
-            ActuationResult result = null;
-            Throwable failure = null;
-            try {
-                result = applier.apply(entry.decision, null);
-            } catch (RuntimeException | Error e) {
-                failure = e;
-            }
-            synchronized (this) {
-                lane.applying = false;
-                complete(entry, result, failure);
+        Entry entry;
+        synchronized (this) {
+            lane.queued = null;
+            entry = closed ? null : lane.next;
+            if (entry == null) {
+                lane.scheduled = false;
+                forgetIfIdle(lane);
                 notifyAll();
+                return;
             }
+            lane.next = null;
+            lane.applying = true;
+        }
+        ActuationResult result = null;
+        Throwable failure = null;
+        try {
+            result = applier.apply(entry.decision, null);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+        synchronized (this) {
+            lane.applying = false;
+            if (lane.next != null && !closed) {
+                queue(lane, turns++);
+            } else {
+                lane.scheduled = false;
+            }
+            complete(entry, result, failure);
+            notifyAll();
         }
     }
 

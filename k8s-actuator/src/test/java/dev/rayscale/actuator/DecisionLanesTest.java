@@ -125,6 +125,22 @@ class DecisionLanesTest {
     }
 
     @Test
+    void aDecisionThatCameWhileItsClusterWasAppliedTakesItsTurnBehindTheLanesWaiting() {
+        ScaleDecision first = decision(a, 1);
+        ScaleDecision second = decision(a, 2);
+        ScaleDecision waiting = decision(b, 1);
+        DecisionLanes busy = busyWith(first);
+
+        offer(busy, second);
+        offer(busy, waiting);
+        letThrough(first, second, waiting);
+
+        await().atMost(WITHIN).until(() -> sent.size() == 3);
+        assertThat(applied).containsExactly(first.id(), waiting.id(), second.id());
+        await().atMost(WITHIN).until(() -> busy.busyClusters() == 0 && busy.open() == 0);
+    }
+
+    @Test
     void aLaneWaitingWithAScaleDownMovesUpWhenAScaleUpTakesItsPlace() {
         ScaleDecision elsewhere = decision(a, 1);
         ScaleDecision down = shrinking(b, 1);
