@@ -107,6 +107,8 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- define "rayscale.podTemplate" -}}
 {{- $root := .root }}
 {{- $tls := $root.Values.kafka.tls }}
+{{- $gcsTls := and $root.Values.gcs.tls.secretName (ne .component "scaling-planner") }}
+{{- $gcsPrefix := ternary "RAYSCALE_COLLECTOR_GCS" "RAYSCALE_ACTUATOR_GCS" (eq .component "demand-collector") }}
 metadata:
   labels:
     {{- include "rayscale.labels" . | nindent 4 }}
@@ -144,6 +146,16 @@ spec:
           value: {{ join "," . | quote }}
         {{- end }}
         {{- end }}
+        {{- if $gcsTls }}
+        # Mutual TLS to GCSs that run Ray with RAY_USE_TLS: the client identity and CA from the chart's Secret, never from
+        # anything a cluster's owner can edit.
+        - name: {{ $gcsPrefix }}_TLS_CERT_FILE
+          value: /etc/rayscale/gcs-tls/{{ $root.Values.gcs.tls.certKey }}
+        - name: {{ $gcsPrefix }}_TLS_KEY_FILE
+          value: /etc/rayscale/gcs-tls/{{ $root.Values.gcs.tls.keyKey }}
+        - name: {{ $gcsPrefix }}_TLS_CA_FILE
+          value: /etc/rayscale/gcs-tls/{{ $root.Values.gcs.tls.caKey }}
+        {{- end }}
         {{- with .values.env }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -178,6 +190,11 @@ spec:
           mountPath: /etc/rayscale/kafka/keystore
           readOnly: true
         {{- end }}
+        {{- if $gcsTls }}
+        - name: gcs-tls
+          mountPath: /etc/rayscale/gcs-tls
+          readOnly: true
+        {{- end }}
   volumes:
     # Quarkus and Vert.x write caches under /tmp; the root filesystem stays read-only.
     - name: tmp
@@ -192,6 +209,11 @@ spec:
     - name: kafka-keystore
       secret:
         secretName: {{ $tls.keystore.secretName }}
+    {{- end }}
+    {{- if $gcsTls }}
+    - name: gcs-tls
+      secret:
+        secretName: {{ $root.Values.gcs.tls.secretName }}
     {{- end }}
   {{- with .values.nodeSelector }}
   nodeSelector:

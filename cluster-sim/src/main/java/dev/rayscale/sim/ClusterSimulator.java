@@ -4,7 +4,9 @@ import dev.rayscale.events.Annotations;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.Resources;
 import dev.rayscale.kuberay.Crds;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -96,7 +98,9 @@ public final class ClusterSimulator implements AutoCloseable {
         this.apiFaults = api.faults();
         this.ownsApiServer = api.owned();
         Kubelet[] pods = new Kubelet[1];
-        this.ray = new RaySim(clock, (pod, cleanly) -> pods[0].rayProcessExited(pod, cleanly), name.hashCode());
+        Workload.Versions versions = workload.cluster().versions();
+        this.ray = new RaySim(clock, (pod, cleanly) -> pods[0].rayProcessExited(pod, cleanly), name.hashCode(), versions.rayRelease(),
+                versions.kubeRayRelease().setsNodeEnv());
         this.kubelet = new Kubelet(client, NAMESPACE, name, workload, ray, new NodePool(workload.nodePool()), clock, name.hashCode() * 31L);
         pods[0] = kubelet;
         this.gcs = new GcsServer(ray, clock);
@@ -112,10 +116,10 @@ public final class ClusterSimulator implements AutoCloseable {
         return apiServer(new RealisticApiDispatcher(faults), faults);
     }
 
-    /** A fleet's API server: as {@link #apiServer(ApiFaults)}, keeping no Events ({@link RealisticApiDispatcher}). */
-    public static ApiServer fleetApiServer() {
+    /** A fleet's API server: as {@link #apiServer(ApiFaults)}, keeping Events only if told ({@link RealisticApiDispatcher}). */
+    public static ApiServer fleetApiServer(boolean keepsEvents) {
         ApiFaults faults = new ApiFaults();
-        return apiServer(new RealisticApiDispatcher(faults, false), faults);
+        return apiServer(new RealisticApiDispatcher(faults, keepsEvents), faults);
     }
 
     private static ApiServer apiServer(RealisticApiDispatcher dispatcher, ApiFaults faults) {
@@ -289,13 +293,21 @@ public final class ClusterSimulator implements AutoCloseable {
     private void play(Workload.Event event) {
         if (event.tasks() != null) {
             firstDemandAt = Double.isNaN(firstDemandAt) ? event.at() : firstDemandAt;
-            ray.submitTasks(Workload.resources(event.tasks().shape()), event.tasks().count(), event.tasks().seconds());
+            ray.submitTasks(Workload.resources(event.tasks().shape()), event.tasks().count(), event.tasks().seconds(), event.tasks().labelSelector(),
+                    version -> { });
         }
         if (event.placementGroup() != null) {
             firstDemandAt = Double.isNaN(firstDemandAt) ? event.at() : firstDemandAt;
             Workload.PlacementGroup group = event.placementGroup();
             ray.submitGang(group.id(), PlacementStrategy.valueOf(group.strategy()),
-                    group.bundles().stream().map(Workload::resources).toList(), group.seconds());
+                    group.bundles().stream().map(Workload::resources).toList(), group.bundleLabelSelectors(), group.seconds());
+        }
+        if (event.requestResources() != null) {
+            Workload.RequestResources request = event.requestResources();
+            firstDemandAt = Double.isNaN(firstDemandAt) && request.numCpus() + request.bundles().size() > 0 ? event.at() : firstDemandAt;
+            happened("a driver (" + request.path().name().toLowerCase(Locale.ROOT) + " client path) calls request_resources(num_cpus="
+                    + request.numCpus() + (request.bundles().isEmpty() ? "" : ", bundles=" + request.bundles()) + ")");
+            ray.requestResources(request.numCpus(), request.bundles().stream().map(Workload::resources).toList(), request.path());
         }
         if (Boolean.TRUE.equals(event.restartHead())) {
             happened("the GCS process exits; the head's container restarts");
@@ -367,11 +379,28 @@ public final class ClusterSimulator implements AutoCloseable {
 
     /** True once every event was played, all work is done, and only minReplicas worker pods remain. */
     public boolean settled() {
-        if (Double.isNaN(beganAt) || nextEvent < workload.events().size() || !waitingFaults.isEmpty() || !ray.stats().quiet()) {
+        if (!workDone()) {
             return false;
         }
         int minimum = workload.cluster().groups().stream().mapToInt(group -> group.min() * group.numOfHosts()).sum();
         return kubelet.all().stream().filter(pod -> !pod.head()).count() == minimum;
+    }
+
+    /** True once every event was played and all work is done, whatever the cluster's size. */
+    public boolean workDone() {
+        return !Double.isNaN(beganAt) && nextEvent >= workload.events().size() && waitingFaults.isEmpty() && ray.stats().quiet();
+    }
+
+    /** The reasons of the Warning Events on the cluster's RayCluster (kept unless its API server is a fleet's that keeps none). */
+    public List<String> warnings() {
+        return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+                .filter(event -> name.equals(event.getInvolvedObject().getName()) && "Warning".equals(event.getType()))
+                .map(Event::getReason).toList();
+    }
+
+    /** Worker pods that are not terminating. */
+    public int workerPods() {
+        return (int) kubelet.all().stream().filter(pod -> !pod.head() && !pod.terminating).count();
     }
 
     /** Simulated seconds since the workload began. */
@@ -409,9 +438,14 @@ public final class ClusterSimulator implements AutoCloseable {
         return firstDemandAt;
     }
 
-    /** What {@code ray status} prints in this cluster now. */
+    /** What {@code ray status} prints in this cluster now, run as a command. */
     public String rayStatus() {
         return ray.rayStatus(Instant.now());
+    }
+
+    /** What {@code ray status} prints in this cluster now in a client taking {@code path}. */
+    public String rayStatus(ClientPath path) {
+        return ray.rayStatus(Instant.now(), path);
     }
 
     RaySim ray() {
@@ -487,7 +521,10 @@ public final class ClusterSimulator implements AutoCloseable {
                 .addToAnnotations(Annotations.AUTOSCALING, Annotations.AUTOSCALING_ENABLED)
                 .addToAnnotations("rayscale.dev/gcs-address", gcs.address()).build());
         RayClusterSpec spec = new RayClusterSpec();
-        spec.setRayVersion("2.41.0");
+        Workload.Versions versions = workload.cluster().versions();
+        if (versions.rayVersionInSpec()) {
+            spec.setRayVersion(versions.ray());
+        }
         spec.setEnableInTreeAutoscaling(false);
         AutoscalerOptions options = new AutoscalerOptions();
         options.setUpscalingMode(AutoscalerOptions.UpscalingMode.valueOf(
@@ -497,6 +534,8 @@ public final class ClusterSimulator implements AutoCloseable {
         HeadGroupSpec head = new HeadGroupSpec();
         head.setRayStartParams(new HashMap<>(Map.of("num-cpus", BigDecimal.valueOf(workload.cluster().headCpus()).toPlainString(),
                 "memory", "2147483648")));
+        head.setTemplate(new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName("ray-head").withImage(Kubelet.image(workload))
+                .endContainer().endSpec().build());
         spec.setHeadGroupSpec(head);
         List<WorkerGroupSpecs> groups = new ArrayList<>();
         for (Workload.Group group : workload.cluster().groups()) {

@@ -1,11 +1,16 @@
 package dev.rayscale.sim;
 
+import com.google.protobuf.ByteString;
+import dev.rayscale.gcs.RayKv;
 import dev.rayscale.gcs.proto.AutoscalingState;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReply;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
+import dev.rayscale.gcs.proto.GetClusterStatusReply;
 import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.ReportAutoscalingStateRequest;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ServerCredentials;
 import io.grpc.Status;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,10 +24,13 @@ import java.util.function.Function;
  * bumped by every read and stamped on every node (fact A1.2), reset by a restart (A1.3), and a read
  * whose {@code last_seen_cluster_resource_state_version} is above it makes the GCS exit (A1.1): it then
  * answers nothing until {@link #restart()}. Drains with a negative deadline are refused (A3.10); an
- * older report than the one held is dropped (A2.5). It can be made to fail, and records what it was sent.
+ * older report than the one held is dropped (A2.5). Its KV starts as a real GCS's does ({@link GcsKv}) for the Ray it
+ * plays. It can be made to fail, and records what it was sent.
  */
 public final class FakeGcs implements AutoCloseable, GcsBackend {
 
+    private final RayRelease release;
+    private final GcsKv kv = new GcsKv();
     private final GcsServer server;
     private final AtomicReference<ClusterResourceState> content = new AtomicReference<>(ClusterResourceState.getDefaultInstance());
     private final AtomicReference<Status> failure = new AtomicReference<>();
@@ -36,12 +44,25 @@ public final class FakeGcs implements AutoCloseable, GcsBackend {
     private boolean down;
     private AutoscalingState held;
 
-    private FakeGcs() {
-        server = new GcsServer(this);
+    private FakeGcs(RayRelease release, ServerCredentials credentials) {
+        this.release = release;
+        kv.start(release);
+        server = new GcsServer(this, () -> System.nanoTime() / 1e9, credentials);
     }
 
+    /** The GCS of the current Ray. */
     public static FakeGcs start() {
-        return new FakeGcs();
+        return new FakeGcs(RayRelease.of(RayRelease.CURRENT), InsecureServerCredentials.create());
+    }
+
+    /** The GCS of the current Ray serving TLS with {@code credentials} ({@link GcsServer#mutualTls}). */
+    public static FakeGcs start(ServerCredentials credentials) {
+        return new FakeGcs(RayRelease.of(RayRelease.CURRENT), credentials);
+    }
+
+    /** The GCS of Ray {@code version}: without the autoscaler state service before 2.7 ({@link RayRelease}). */
+    public static FakeGcs ofRay(String version) {
+        return new FakeGcs(RayRelease.of(version), InsecureServerCredentials.create());
     }
 
     /** {@code 127.0.0.1:<port>}, for the {@code rayscale.dev/gcs-address} annotation. */
@@ -75,6 +96,18 @@ public final class FakeGcs implements AutoCloseable, GcsBackend {
         down = false;
         version = 0;
         held = null;
+        kv.start(release);
+        return this;
+    }
+
+    /** What the KV holds under {@code key}, as text; null if nothing. */
+    public synchronized String kv(RayKv.Key key) {
+        return kv.text(key);
+    }
+
+    /** Writes the KV as a Ray client would (a driver's {@code request_resources}, say). */
+    public synchronized FakeGcs putKv(RayKv.Key key, String value) {
+        kv.put(key, ByteString.copyFromUtf8(value), true);
         return this;
     }
 
@@ -161,6 +194,32 @@ public final class FakeGcs implements AutoCloseable, GcsBackend {
         }
         drainRequests.add(request);
         return drains.get().apply(request);
+    }
+
+    @Override
+    public synchronized GetClusterStatusReply clusterStatus() {
+        GetClusterStatusReply.Builder reply = GetClusterStatusReply.newBuilder().setClusterResourceState(read(0));
+        if (held != null) {
+            reply.setAutoscalingState(held);
+        }
+        return reply.build();
+    }
+
+    @Override
+    public synchronized ByteString kvGet(RayKv.Key key) {
+        refuseIfDown();
+        return kv.get(key);
+    }
+
+    @Override
+    public synchronized boolean kvPut(RayKv.Key key, ByteString value, boolean overwrite) {
+        refuseIfDown();
+        return kv.put(key, value, overwrite);
+    }
+
+    @Override
+    public boolean servesAutoscalerState() {
+        return release.servesAutoscalerState();
     }
 
     @Override

@@ -30,9 +30,9 @@ public final class Fleet implements AutoCloseable {
     private final ScheduledExecutorService pulls;
     private final PassIntervals passes;
 
-    private Fleet(Map<String, Workload> workloads, Duration tick, int threads) {
-        SimClock clock = new SimClock(1);
-        this.api = ClusterSimulator.fleetApiServer();
+    private Fleet(Map<String, Workload> workloads, Duration tick, int threads, double speed, boolean keepsEvents) {
+        SimClock clock = new SimClock(speed);
+        this.api = ClusterSimulator.fleetApiServer(keepsEvents);
         workloads.forEach((name, workload) -> clusters.put(name, ClusterSimulator.inFleet(workload, name, clock::seconds, api)));
         this.informer = api.client().resources(RayCluster.class).inNamespace(ClusterSimulator.NAMESPACE).inform();
         this.ticker = Executors.newScheduledThreadPool(threads, runnable -> {
@@ -64,7 +64,15 @@ public final class Fleet implements AutoCloseable {
      * threads; their workloads' clocks start with {@link #begin()}.
      */
     public static Fleet start(Map<String, Workload> workloads, Duration tick, int threads) {
-        return new Fleet(workloads, tick, threads);
+        return new Fleet(workloads, tick, threads, 1, false);
+    }
+
+    /**
+     * A few clusters for a demo: as {@link #start(Map, Duration, int)}, the simulated clock running {@code speed} simulated
+     * seconds per real second, and the Events on the clusters kept (a fleet of thousands keeps none).
+     */
+    public static Fleet demo(Map<String, Workload> workloads, Duration tick, int threads, double speed) {
+        return new Fleet(workloads, tick, threads, speed, true);
     }
 
     private void tick(ClusterSimulator cluster) {

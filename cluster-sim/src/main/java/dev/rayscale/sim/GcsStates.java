@@ -49,7 +49,13 @@ public final class GcsStates {
 
     /** A placement group, encoded as the GCS does for its strategy: only its unplaced bundles are sent (fact A5.22). */
     public GcsStates gang(String id, String strategy, List<Map<String, Double>> bundles) {
-        state.addPendingGangResourceRequests(RaySim.gangRequest(id, strategy, bundles));
+        state.addPendingGangResourceRequests(RaySim.gangRequest(id, strategy, bundles, List.of(), true));
+        return this;
+    }
+
+    /** As {@link #gang(String, String, List)}, bundle i selecting the labels {@code selectors[i]} (fact D52: in its bundle selector). */
+    public GcsStates gang(String id, String strategy, List<Map<String, Double>> bundles, List<Map<String, String>> selectors) {
+        state.addPendingGangResourceRequests(RaySim.gangRequest(id, strategy, bundles, selectors, true));
         return this;
     }
 

@@ -1,11 +1,13 @@
 package dev.rayscale.sim;
 
 import dev.rayscale.events.Resources;
+import dev.rayscale.kuberay.NodeEnv;
 import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -95,6 +97,7 @@ final class Kubelet implements RaySim.Containers {
     }
 
     private final KubernetesClient client;
+    private final KubeRayRelease kubeRay;
     private final String namespace;
     private final String cluster;
     private final Workload workload;
@@ -114,6 +117,7 @@ final class Kubelet implements RaySim.Containers {
     Kubelet(KubernetesClient client, String namespace, String cluster, Workload workload, RaySim ray, NodePool pool, DoubleSupplier clock,
             long seed) {
         this.client = client;
+        this.kubeRay = workload.cluster().versions().kubeRayRelease();
         this.namespace = namespace;
         this.cluster = cluster;
         this.workload = workload;
@@ -127,7 +131,7 @@ final class Kubelet implements RaySim.Containers {
 
     /** Creates a worker pod of {@code group} (its replica's name and index for multi-host groups); refused past a quota. */
     synchronized SimPod createWorker(String group, String replica, Integer replicaIndex, Integer hostIndex) {
-        String name = generateName(cluster + "-" + group + "-worker-");
+        String name = generateName(workerPrefix(group));
         Workload.Quota quota = workload.cluster().quota();
         if (quota != null && quota.group().equals(group)) {
             long used = pods.values().stream().filter(pod -> group.equals(pod.group)).count();
@@ -138,7 +142,7 @@ final class Kubelet implements RaySim.Containers {
         }
         Map<String, String> labels = new LinkedHashMap<>(Map.of(RayLabels.CLUSTER, cluster, RayLabels.GROUP, group, RayLabels.NODE_TYPE, "worker",
                 RayLabels.IS_RAY_NODE, "yes", RayLabels.IDENTIFIER, cluster + "-worker"));
-        if (replica != null) {
+        if (replica != null && kubeRay.replicaLabels()) {
             labels.put(RayLabels.REPLICA, replica);
             labels.put(RayLabels.REPLICA_INDEX, String.valueOf(replicaIndex));
             labels.put(RayLabels.HOST_INDEX, String.valueOf(hostIndex));
@@ -158,17 +162,45 @@ final class Kubelet implements RaySim.Containers {
         return add(pod);
     }
 
+    /**
+     * The pod as the operator of the cluster's KubeRay writes it: from 1.1 the Ray container reads its pod's name and group
+     * into {@code RAY_CLOUD_INSTANCE_ID} and {@code RAY_NODE_TYPE_NAME}; from 1.6 its namespace into
+     * {@code RAY_CLUSTER_NAMESPACE}, and the head carries the operator's version ({@code ray.io/kuberay-version}).
+     */
     private SimPod add(SimPod pod) {
+        List<EnvVar> env = NodeEnv.written(kubeRay.setsNodeEnv(), kubeRay.replicaLabels());
+        Map<String, String> annotations = pod.head() && kubeRay.replicaLabels() ? Map.of(NodeEnv.KUBERAY_VERSION_ANNOTATION, kubeRay.annotation())
+                : Map.of();
         client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata()
                 .withName(pod.name).withNamespace(namespace).withCreationTimestamp(Instant.now().toString()).withLabels(pod.labels)
-                .withFinalizers(TERMINATION_FINALIZER)
+                .withAnnotations(annotations).withFinalizers(TERMINATION_FINALIZER)
                 .endMetadata()
                 .withNewSpec().withRestartPolicy(workload.restartPolicy())
-                .addNewContainer().withName(containerName(pod)).withImage("rayproject/ray:2.41.0").endContainer()
+                .addNewContainer().withName(containerName(pod)).withImage(image(workload)).withEnv(env).endContainer()
                 .endSpec()
                 .withNewStatus().withPhase("Pending").endStatus().build()).create();
         pods.put(pod.name, pod);
         return pod;
+    }
+
+    /** The Ray image of the workload's Ray version. */
+    static String image(Workload workload) {
+        return "rayproject/ray:" + workload.cluster().versions().ray() + "-py311";
+    }
+
+    /**
+     * KubeRay's worker name prefix: from 1.2 {@code <cluster>-<group>} cut to its first 50 characters, then {@code -worker-}
+     * ({@code PodGenerateName}); before, {@code <cluster>-worker-<group>-} cut to its last 50 ({@code CheckName}), whose
+     * leading digit or punctuation becomes {@code r} (fact D57).
+     */
+    private String workerPrefix(String group) {
+        if (kubeRay.groupFirstPodNames()) {
+            String prefix = cluster + "-" + group;
+            return (prefix.length() > 50 ? prefix.substring(0, 50) : prefix) + "-worker-";
+        }
+        String prefix = cluster + "-worker-" + group + "-";
+        prefix = prefix.length() > 50 ? prefix.substring(prefix.length() - 50) : prefix;
+        return Character.isLetter(prefix.charAt(0)) ? prefix : "r" + prefix.substring(1);
     }
 
     private String generateName(String prefix) {

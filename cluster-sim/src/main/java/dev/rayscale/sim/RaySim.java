@@ -3,15 +3,21 @@ package dev.rayscale.sim;
 import com.google.protobuf.ByteString;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.Resources;
+import dev.rayscale.gcs.RayKv;
 import dev.rayscale.gcs.proto.AffinityConstraint;
 import dev.rayscale.gcs.proto.AntiAffinityConstraint;
 import dev.rayscale.gcs.proto.AutoscalingState;
+import dev.rayscale.gcs.proto.BundleSelector;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReason;
 import dev.rayscale.gcs.proto.DrainNodeReply;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
 import dev.rayscale.gcs.proto.GangResourceRequest;
+import dev.rayscale.gcs.proto.GetClusterStatusReply;
+import dev.rayscale.gcs.proto.LabelSelector;
+import dev.rayscale.gcs.proto.LabelSelectorConstraint;
+import dev.rayscale.gcs.proto.LabelSelectorOperator;
 import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.gcs.proto.PlacementConstraint;
@@ -27,6 +33,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongConsumer;
 
@@ -77,16 +84,30 @@ public final class RaySim implements GcsBackend {
     /** {@code gcs_pull_resource_loads_period_milliseconds} (A3.16). */
     static final double LOAD_POLL_SECONDS = 1;
     static final String IDLE_REJECTION = "The node to be idle terminated is no longer idle.";
+    /** Ray's default node labels ({@code src/ray/common/constants.h}: kLabelKeyNodeID, kLabelKeyNodeGroup). */
+    public static final String NODE_ID_LABEL = "ray.io/node-id";
+    public static final String NODE_GROUP_LABEL = "ray.io/node-group";
 
-    private record Batch(Resources shape, double seconds, long[] remaining) {
+    /** Tasks of one shape; {@code selector} the labels the node must carry (IN one value each), empty for any node. */
+    private record Batch(Resources shape, double seconds, long[] remaining, Map<String, String> selector) {
     }
 
-    private record Gang(String id, PlacementStrategy strategy, List<Resources> bundles, double seconds) {
+    /** The GCS aggregates queued work by shape and label selector (A5.21, C43). */
+    private record Load(Resources shape, Map<String, String> selector) {
+    }
+
+    /** @param selectors each bundle's label selector, in the order of bundles (empty for any node) */
+    private record Gang(String id, PlacementStrategy strategy, List<Resources> bundles, List<Map<String, String>> selectors, double seconds) {
     }
 
     private final DoubleSupplier clock;
     private final Containers containers;
     private final Random random;
+    private final RayRelease release;
+    /** KubeRay sets RAY_CLOUD_INSTANCE_ID and RAY_NODE_TYPE_NAME in the Ray containers (1.1 and later). */
+    private final boolean podEnv;
+    private final GcsKv kv = new GcsKv();
+    private final ReadOnlyMonitor monitor;
     // The GCS process.
     private String headPod;
     private boolean gcsUp;
@@ -99,7 +120,7 @@ public final class RaySim implements GcsBackend {
     private final LinkedHashMap<String, Raylet> dead = new LinkedHashMap<>();
     private double lastLoadPoll;
     /** The queued tasks by shape as the GCS's last pull of the raylets' loads found them (A3.16, A5.21). */
-    private Map<Resources, Long> pulledLoad = Map.of();
+    private Map<Load, Long> pulledLoad = Map.of();
     /** Told, at the next pull, the state version read last before it: a read with a higher version sees what came before. */
     private final List<LongConsumer> awaitingPull = new ArrayList<>();
     // The raylets the GCS knows alive, by node id.
@@ -111,10 +132,13 @@ public final class RaySim implements GcsBackend {
     private final List<Gang> submitted = new ArrayList<>();
     private long completed;
 
-    RaySim(DoubleSupplier clock, Containers containers, long seed) {
+    RaySim(DoubleSupplier clock, Containers containers, long seed, RayRelease release, boolean podEnv) {
         this.clock = clock;
         this.containers = containers;
         this.random = new Random(seed);
+        this.release = release;
+        this.podEnv = podEnv;
+        this.monitor = new ReadOnlyMonitor(release);
     }
 
     // ---- Kubernetes side: processes starting and stopping in pods ----
@@ -133,6 +157,8 @@ public final class RaySim implements GcsBackend {
         sessionName = String.format("session_sim_%d_%d", sessions, 1000 + random.nextInt(9000));
         gcsUp = true;
         headPod = pod;
+        kv.start(release);
+        monitor.start(now);
         for (Raylet raylet : previous) {
             // Raylets of an earlier GCS process cannot rejoin; their containers end and start anew (new node ids, A4.20).
             requeue(raylet, now);
@@ -152,10 +178,25 @@ public final class RaySim implements GcsBackend {
         return true;
     }
 
+    /**
+     * A raylet registers as a new node. Its pod name and group reach the GCS from {@code RAY_CLOUD_INSTANCE_ID} and
+     * {@code RAY_NODE_TYPE_NAME}, the empty string without them (the raylet's constructor, {@code std::getenv}); Ray that
+     * labels nodes adds {@code ray.io/node-id} and, from the group's variable, {@code ray.io/node-group}
+     * ({@code _get_default_labels}), under the user's labels.
+     */
     private void register(String pod, String type, Resources total, Map<String, String> labels, double now) {
         byte[] id = new byte[28];
         random.nextBytes(id);
-        Raylet raylet = new Raylet(HexFormat.of().formatHex(id), pod, type, total, labels, now);
+        String nodeId = HexFormat.of().formatHex(id);
+        Map<String, String> nodeLabels = new LinkedHashMap<>();
+        if (release.labels()) {
+            nodeLabels.put(NODE_ID_LABEL, nodeId);
+            if (podEnv) {
+                nodeLabels.put(NODE_GROUP_LABEL, type);
+            }
+            nodeLabels.putAll(labels);
+        }
+        Raylet raylet = new Raylet(nodeId, podEnv ? pod : "", pod, podEnv ? type : "", type, total, nodeLabels, now);
         alive.put(raylet.nodeId, raylet);
     }
 
@@ -224,7 +265,7 @@ public final class RaySim implements GcsBackend {
     private void requeue(Raylet raylet, double now) {
         for (Raylet.Work work : raylet.running) {
             if (work.gang() == null) {
-                pending.add(new Batch(work.shape(), Math.max(1, work.endSeconds() - now), new long[] {1}));
+                pending.add(new Batch(work.shape(), Math.max(1, work.endSeconds() - now), new long[] {1}, work.selector()));
             }
         }
         raylet.running.stream().map(Raylet.Work::gang).filter(id -> id != null).distinct().forEach(id -> requeueGang(id, now));
@@ -254,7 +295,7 @@ public final class RaySim implements GcsBackend {
 
     /** Queues the tasks at a raylet; the GCS learns of them at its next pull of the raylets' loads (A3.16). */
     public synchronized void submitTasks(Resources shape, long count, double seconds) {
-        submitTasks(shape, count, seconds, version -> { });
+        submitTasks(shape, count, seconds, Map.of(), version -> { });
     }
 
     /**
@@ -262,22 +303,75 @@ public final class RaySim implements GcsBackend {
      * GCS state version read last before it: the first read with a higher version is the first that sees them.
      */
     public synchronized void submitTasks(Resources shape, long count, double seconds, LongConsumer pulled) {
-        pending.add(new Batch(shape, seconds, new long[] {count}));
+        submitTasks(shape, count, seconds, Map.of(), pulled);
+    }
+
+    /** As {@link #submitTasks(Resources, long, double, LongConsumer)}, each task going only to a node carrying {@code selector}'s labels. */
+    public synchronized void submitTasks(Resources shape, long count, double seconds, Map<String, String> selector, LongConsumer pulled) {
+        pending.add(new Batch(shape, seconds, new long[] {count}, Map.copyOf(selector)));
         awaitingPull.add(pulled);
     }
 
     /** A placement group; its id is hex, as Ray's are. */
     public synchronized void submitGang(String id, PlacementStrategy strategy, List<Resources> bundles, double seconds) {
-        Gang gang = new Gang(HexFormat.of().formatHex(id.getBytes(StandardCharsets.UTF_8)), strategy, bundles, seconds);
+        submitGang(id, strategy, bundles, List.of(), seconds);
+    }
+
+    /** As {@link #submitGang(String, PlacementStrategy, List, double)}, bundle i going only to a node carrying {@code selectors[i]}. */
+    public synchronized void submitGang(String id, PlacementStrategy strategy, List<Resources> bundles, List<Map<String, String>> selectors,
+            double seconds) {
+        List<Map<String, String>> each = new ArrayList<>();
+        for (int i = 0; i < bundles.size(); i++) {
+            each.add(i < selectors.size() ? Map.copyOf(selectors.get(i)) : Map.of());
+        }
+        Gang gang = new Gang(HexFormat.of().formatHex(id.getBytes(StandardCharsets.UTF_8)), strategy, bundles, List.copyOf(each), seconds);
         submitted.add(gang);
         pendingGangs.add(gang);
     }
 
-    /** {@code ray.autoscaler.sdk.request_resources}: replaces the one stored constraint (A5.23). */
-    public synchronized void requestResources(Map<Resources, Long> bundles) {
+    /**
+     * {@code ray.autoscaler.sdk.request_resources(num_cpus, bundles)} from a driver taking {@code path} (fact D48,
+     * {@code commands.request_resources}): one bundle {@code {"CPU": 1}} per CPU, then the bundles, written to the KV key
+     * {@code autoscaler_resource_request} on every call (as {@code {"resources", "label_selector"}} entries on Ray that
+     * writes selectors, bare bundles before); on the v2 path also sent as the GCS's one stored constraint, identical
+     * bundles counted together ({@code request_cluster_resources}), which replaces the one before (A5.23).
+     */
+    public synchronized void requestResources(int numCpus, List<Resources> bundles, ClientPath path) {
+        List<Resources> requested = new ArrayList<>();
+        for (int i = 0; i < numCpus; i++) {
+            requested.add(Resources.of("CPU", "1"));
+        }
+        requested.addAll(bundles);
+        kv.put(RayKv.RESOURCE_REQUEST, ByteString.copyFromUtf8(resourceRequestJson(requested)), true);
+        if (!takesV2(path)) {
+            return;
+        }
+        Map<Resources, Long> counted = new LinkedHashMap<>();
+        requested.forEach(bundle -> counted.merge(bundle, 1L, Long::sum));
         constraint.clear();
-        bundles.forEach((shape, count) -> constraint.add(ResourceRequestByCount.newBuilder()
+        counted.forEach((shape, count) -> constraint.add(ResourceRequestByCount.newBuilder()
                 .setRequest(ResourceRequest.newBuilder().putAllResourcesBundle(doubles(shape))).setCount(count).build()));
+    }
+
+    /** The bundles as {@code json.dumps} writes them; the SDK takes whole numbers, so whole amounts are written as integers. */
+    private String resourceRequestJson(List<Resources> bundles) {
+        List<String> entries = new ArrayList<>();
+        for (Resources bundle : bundles) {
+            List<String> amounts = new ArrayList<>();
+            bundle.asMap().forEach((name, amount) -> amounts.add("\"" + name + "\": " + amount.toBigDecimal().stripTrailingZeros().toPlainString()));
+            String resources = "{" + String.join(", ", amounts) + "}";
+            entries.add(release.resourceRequestsWithSelectors() ? "{\"resources\": " + resources + ", \"label_selector\": {}}" : resources);
+        }
+        return "[" + String.join(", ", entries) + "]";
+    }
+
+    /** {@code is_autoscaler_v2()} in a client taking {@code path}: a release without the v2 path always answers v1. */
+    private boolean takesV2(ClientPath path) {
+        return release.hasV2ClientPath() && switch (path) {
+            case V2 -> true;
+            case V1 -> false;
+            case FRESH -> kv.autoscalerV2();
+        };
     }
 
     /** Ends finished work, marks nodes whose health checks failed DEAD, lets idle draining nodes exit, and schedules. */
@@ -301,14 +395,16 @@ public final class RaySim implements GcsBackend {
         pendingGangs.removeIf(gang -> placeGang(gang, now));
         for (Batch batch : pending) {
             for (Raylet raylet : alive.values()) {
-                while (batch.remaining[0] > 0 && raylet.schedulable() && batch.shape.fitsIn(raylet.available)) {
-                    raylet.start(batch.shape, now + batch.seconds, null);
+                while (batch.remaining[0] > 0 && raylet.schedulable() && raylet.carries(batch.selector) && batch.shape.fitsIn(raylet.available)) {
+                    raylet.start(batch.shape, now + batch.seconds, null, batch.selector);
                     batch.remaining[0]--;
                 }
             }
         }
         pending.removeIf(batch -> batch.remaining[0] == 0);
         pullLoadsIfDue();
+        // The newest monitor reads the nodes with GetClusterResourceState, which bumps the version like any read (A1.2).
+        monitor.tickIfDue(now, () -> state(++version, now), kv);
     }
 
     /**
@@ -329,8 +425,8 @@ public final class RaySim implements GcsBackend {
     private void pullLoads(double now) {
         lastLoadPoll = now;
         alive.values().stream().filter(raylet -> !raylet.unreachable).forEach(raylet -> raylet.report = raylet.reportAt(now));
-        Map<Resources, Long> load = new LinkedHashMap<>();
-        pending.forEach(batch -> load.merge(batch.shape, batch.remaining[0], Long::sum));
+        Map<Load, Long> load = new LinkedHashMap<>();
+        pending.forEach(batch -> load.merge(new Load(batch.shape, batch.selector), batch.remaining[0], Long::sum));
         pulledLoad = load;
         awaitingPull.forEach(pulled -> pulled.accept(version));
         awaitingPull.clear();
@@ -347,13 +443,15 @@ public final class RaySim implements GcsBackend {
         List<Raylet> chosen = new ArrayList<>();
         Map<Raylet, Resources> left = new LinkedHashMap<>();
         alive.values().stream().filter(Raylet::schedulable).forEach(raylet -> left.put(raylet, raylet.available));
-        List<Resources> bundles = gang.strategy == PlacementStrategy.STRICT_PACK
-                ? List.of(gang.bundles.stream().reduce(Resources.NONE, Resources::plus)) : gang.bundles;
-        for (Resources bundle : bundles) {
+        boolean strictPack = gang.strategy == PlacementStrategy.STRICT_PACK;
+        List<Resources> bundles = strictPack ? List.of(gang.bundles.stream().reduce(Resources.NONE, Resources::plus)) : gang.bundles;
+        List<Map<String, String>> selectors = strictPack ? List.of(merged(gang.selectors)) : gang.selectors;
+        for (int i = 0; i < bundles.size(); i++) {
+            Resources bundle = bundles.get(i);
             Raylet target = null;
             for (Map.Entry<Raylet, Resources> candidate : left.entrySet()) {
                 boolean distinct = gang.strategy != PlacementStrategy.STRICT_SPREAD || !chosen.contains(candidate.getKey());
-                if (distinct && bundle.fitsIn(candidate.getValue())) {
+                if (distinct && candidate.getKey().carries(selectors.get(i)) && bundle.fitsIn(candidate.getValue())) {
                     target = candidate.getKey();
                     break;
                 }
@@ -365,18 +463,22 @@ public final class RaySim implements GcsBackend {
             chosen.add(target);
         }
         for (int i = 0; i < bundles.size(); i++) {
-            chosen.get(i).start(bundles.get(i), now + gang.seconds, gang.id);
+            chosen.get(i).start(bundles.get(i), now + gang.seconds, gang.id, selectors.get(i));
         }
         return true;
+    }
+
+    private static Map<String, String> merged(List<Map<String, String>> selectors) {
+        Map<String, String> all = new LinkedHashMap<>();
+        selectors.forEach(all::putAll);
+        return all;
     }
 
     // ---- The GCS's autoscaler service ----
 
     @Override
     public synchronized ClusterResourceState read(long lastSeenVersion) {
-        if (!gcsUp) {
-            throw Status.UNAVAILABLE.withDescription("failed to connect to the GCS").asRuntimeException();
-        }
+        refuseIfDown();
         if (lastSeenVersion > version) {
             // RAY_CHECK(request.last_seen_cluster_resource_state_version() <= last_cluster_resource_state_version_): FATAL, exit (A1.1).
             gcsExitsCausedByClients++;
@@ -405,10 +507,9 @@ public final class RaySim implements GcsBackend {
             // A DEAD node carries its identity and status only (A4.18).
             state.addNodeStates(identity(raylet).setNodeStateVersion(stateVersion).setStatus(NodeStatus.DEAD));
         }
-        pulledLoad.forEach((shape, count) -> {
+        pulledLoad.forEach((load, count) -> {
             if (count > 0) {
-                state.addPendingResourceRequests(ResourceRequestByCount.newBuilder()
-                        .setRequest(ResourceRequest.newBuilder().putAllResourcesBundle(doubles(shape))).setCount(count));
+                state.addPendingResourceRequests(ResourceRequestByCount.newBuilder().setRequest(request(load.shape(), load.selector())).setCount(count));
             }
         });
         for (Gang gang : pendingGangs) {
@@ -422,15 +523,22 @@ public final class RaySim implements GcsBackend {
 
     private static NodeState.Builder identity(Raylet raylet) {
         return NodeState.newBuilder().setNodeId(ByteString.copyFrom(HexFormat.of().parseHex(raylet.nodeId)))
-                .setInstanceId(raylet.pod).setRayNodeTypeName(raylet.type).setInstanceTypeName(raylet.type)
+                .setInstanceId(raylet.instanceId).setRayNodeTypeName(raylet.typeName)
                 .setNodeIpAddress("10.0." + (Math.abs(raylet.pod.hashCode()) % 250) + "." + (Math.abs(raylet.nodeId.hashCode()) % 250));
     }
 
-    /** A5.22: the unplaced bundles, strict strategies constrained on {@code _PG_<id>}, details {@code <id>:<STRATEGY>|PENDING}. */
-    static GangResourceRequest gangRequest(String id, String strategy, List<Map<String, Double>> bundles) {
+    /**
+     * A5.22: the unplaced bundles, strict strategies constrained on {@code _PG_<id>}, details {@code <id>:<STRATEGY>|PENDING}.
+     * Ray that labels nodes also sends the bundles as one bundle selector, each with its label selector there only, the
+     * placement constraints in both (D52; {@code GetPendingGangResourceRequests}: "Only one BundleSelector will be created
+     * for now").
+     */
+    static GangResourceRequest gangRequest(String id, String strategy, List<Map<String, Double>> bundles, List<Map<String, String>> selectors,
+            boolean bundleSelectors) {
         GangResourceRequest.Builder request = GangResourceRequest.newBuilder().setDetails(id + ":" + strategy + "|PENDING");
-        for (Map<String, Double> bundle : bundles) {
-            ResourceRequest.Builder resources = ResourceRequest.newBuilder().putAllResourcesBundle(bundle);
+        BundleSelector.Builder selector = BundleSelector.newBuilder();
+        for (int i = 0; i < bundles.size(); i++) {
+            ResourceRequest.Builder resources = ResourceRequest.newBuilder().putAllResourcesBundle(bundles.get(i));
             if ("STRICT_PACK".equals(strategy)) {
                 resources.addPlacementConstraints(PlacementConstraint.newBuilder()
                         .setAffinity(AffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
@@ -438,20 +546,42 @@ public final class RaySim implements GcsBackend {
                 resources.addPlacementConstraints(PlacementConstraint.newBuilder()
                         .setAntiAffinity(AntiAffinityConstraint.newBuilder().setLabelName("_PG_" + id).setLabelValue("")));
             }
-            request.addRequests(resources);
+            request.addRequests(resources.build());
+            Map<String, String> labels = i < selectors.size() ? selectors.get(i) : Map.of();
+            if (!labels.isEmpty()) {
+                resources.addLabelSelectors(labelSelector(labels));
+            }
+            selector.addResourceRequests(resources);
+        }
+        if (bundleSelectors) {
+            request.addBundleSelectors(selector);
         }
         return request.build();
     }
 
-    private static GangResourceRequest gangRequest(Gang gang) {
-        return gangRequest(gang.id, gang.strategy.name(), gang.bundles.stream().map(RaySim::doubles).toList());
+    private GangResourceRequest gangRequest(Gang gang) {
+        return gangRequest(gang.id, gang.strategy.name(), gang.bundles.stream().map(RaySim::doubles).toList(), gang.selectors, release.labels());
+    }
+
+    /** A pending request: the shape, and on Ray that reports them its label selector (C43). */
+    private ResourceRequest request(Resources shape, Map<String, String> selector) {
+        ResourceRequest.Builder request = ResourceRequest.newBuilder().putAllResourcesBundle(doubles(shape));
+        if (release.labels() && !selector.isEmpty()) {
+            request.addLabelSelectors(labelSelector(selector));
+        }
+        return request.build();
+    }
+
+    private static LabelSelector labelSelector(Map<String, String> labels) {
+        LabelSelector.Builder selector = LabelSelector.newBuilder();
+        new TreeMap<>(labels).forEach((key, value) -> selector.addLabelConstraints(LabelSelectorConstraint.newBuilder().setLabelKey(key)
+                .setOperator(LabelSelectorOperator.LABEL_OPERATOR_IN).addLabelValues(value)));
+        return selector.build();
     }
 
     @Override
     public synchronized DrainNodeReply drain(DrainNodeRequest request) {
-        if (!gcsUp) {
-            throw Status.UNAVAILABLE.withDescription("failed to connect to the GCS").asRuntimeException();
-        }
+        refuseIfDown();
         if (request.getDeadlineTimestampMs() < 0) {
             throw Status.INVALID_ARGUMENT.withDescription("Invalid deadline timestamp " + request.getDeadlineTimestampMs()).asRuntimeException();
         }
@@ -464,9 +594,27 @@ public final class RaySim implements GcsBackend {
             // The GCS forwards DrainRaylet to a raylet that no longer answers [inferred: the call fails].
             throw Status.UNAVAILABLE.withDescription("failed to reach raylet " + raylet.nodeId).asRuntimeException();
         }
-        boolean idleTermination = request.getReason() == DrainNodeReason.DRAIN_NODE_REASON_IDLE_TERMINATION;
-        if (idleTermination && !raylet.idle()) {
-            return DrainNodeReply.newBuilder().setIsAccepted(false).setRejectionReasonMessage(IDLE_REJECTION).build();
+        boolean idleTermination;
+        if (release.draftDrainReasons()) {
+            // The draft numbering (PR 37836): IDLE_TERMINATION = 0, PREEMPTION = 1; the reply had no rejection message.
+            idleTermination = request.getReasonValue() == 0;
+            if (idleTermination && !raylet.idle()) {
+                return DrainNodeReply.newBuilder().setIsAccepted(false).build();
+            }
+        } else {
+            idleTermination = request.getReason() == DrainNodeReason.DRAIN_NODE_REASON_IDLE_TERMINATION;
+            if (!idleTermination && request.getReason() != DrainNodeReason.DRAIN_NODE_REASON_PREEMPTION) {
+                // HandleDrainRaylet: RAY_CHECK_EQ(request.reason(), DRAIN_NODE_REASON_PREEMPTION) fails on any other reason and
+                // the raylet exits; the GCS's call to it fails.
+                requeue(raylet, clock.getAsDouble());
+                raylet.unreachable = true;
+                raylet.deadAt = clock.getAsDouble() + HEALTH_CHECK_DEAD_AFTER_SECONDS;
+                containers.rayProcessExited(raylet.pod, false);
+                throw Status.UNAVAILABLE.withDescription("failed to reach raylet " + raylet.nodeId).asRuntimeException();
+            }
+            if (idleTermination && !raylet.idle()) {
+                return DrainNodeReply.newBuilder().setIsAccepted(false).setRejectionReasonMessage(IDLE_REJECTION).build();
+            }
         }
         raylet.draining = true;
         if (raylet.idle()) {
@@ -477,9 +625,7 @@ public final class RaySim implements GcsBackend {
 
     @Override
     public synchronized void report(ReportAutoscalingStateRequest request) {
-        if (!gcsUp) {
-            throw Status.UNAVAILABLE.withDescription("failed to connect to the GCS").asRuntimeException();
-        }
+        refuseIfDown();
         AutoscalingState state = request.getAutoscalingState();
         if (held == null || state.getAutoscalerStateVersion() >= held.getAutoscalerStateVersion()) {
             held = state;
@@ -506,9 +652,58 @@ public final class RaySim implements GcsBackend {
         return sessionName;
     }
 
-    /** What {@code ray status} would print now: a fresh resource state and the report the GCS holds (A2.9). */
+    /**
+     * What {@code ray status} prints now in a client taking {@code path} ({@link RayStatus}): on the v2 path a
+     * {@code GetClusterStatus} call, which bumps the version like any read (A1.2); on the v1 path what the head's monitor
+     * last wrote to the KV.
+     *
+     * @throws RayStatus.Failed where Ray's {@code ray status} fails
+     */
+    public synchronized String rayStatus(Instant wallClock, ClientPath path) {
+        String error = kv.text(RayKv.AUTOSCALING_ERROR);
+        if (takesV2(path)) {
+            GetClusterStatusReply status = clusterStatus();
+            return RayStatus.v2(status.getClusterResourceState(), status.getAutoscalingState(), wallClock, error);
+        }
+        return RayStatus.v1(kv.text(RayKv.AUTOSCALING_STATUS), error);
+    }
+
+    /** {@code ray status} run now as a command ({@link ClientPath#FRESH}). */
     public synchronized String rayStatus(Instant wallClock) {
-        return RayStatus.render(state(version, clock.getAsDouble()), held, wallClock);
+        return rayStatus(wallClock, ClientPath.FRESH);
+    }
+
+    @Override
+    public synchronized GetClusterStatusReply clusterStatus() {
+        refuseIfDown();
+        GetClusterStatusReply.Builder reply = GetClusterStatusReply.newBuilder().setClusterResourceState(state(++version, clock.getAsDouble()));
+        if (held != null) {
+            reply.setAutoscalingState(held);
+        }
+        return reply.build();
+    }
+
+    @Override
+    public synchronized ByteString kvGet(RayKv.Key key) {
+        refuseIfDown();
+        return kv.get(key);
+    }
+
+    @Override
+    public synchronized boolean kvPut(RayKv.Key key, ByteString value, boolean overwrite) {
+        refuseIfDown();
+        return kv.put(key, value, overwrite);
+    }
+
+    @Override
+    public boolean servesAutoscalerState() {
+        return release.servesAutoscalerState();
+    }
+
+    private void refuseIfDown() {
+        if (!gcsUp) {
+            throw Status.UNAVAILABLE.withDescription("failed to connect to the GCS").asRuntimeException();
+        }
     }
 
     public synchronized Stats stats() {

@@ -15,12 +15,16 @@ import java.util.TreeMap;
  */
 final class Raylet {
 
-    /** One piece of work holding resources here until it ends. */
-    record Work(Resources shape, double endSeconds, String gang) {
+    /** One piece of work holding resources here until it ends; {@code selector} the labels it asked its node for. */
+    record Work(Resources shape, double endSeconds, String gang, Map<String, String> selector) {
     }
 
     final String nodeId;
+    /** What the node reports as its instance: the pod's name, or empty without KubeRay's RAY_CLOUD_INSTANCE_ID. */
+    final String instanceId;
     final String pod;
+    /** What the node reports as its type: the group's name, or empty without KubeRay's RAY_NODE_TYPE_NAME. */
+    final String typeName;
     final String type;
     final Resources total;
     final Map<String, String> labels;
@@ -53,9 +57,12 @@ final class Raylet {
     record Report(Resources available, long idleMs, boolean draining, double at) {
     }
 
-    Raylet(String nodeId, String pod, String type, Resources total, Map<String, String> labels, double now) {
+    Raylet(String nodeId, String instanceId, String pod, String typeName, String type, Resources total, Map<String, String> labels,
+            double now) {
         this.nodeId = nodeId;
+        this.instanceId = instanceId;
         this.pod = pod;
+        this.typeName = typeName;
         this.type = type;
         this.total = total;
         this.labels = new TreeMap<>(labels);
@@ -77,9 +84,14 @@ final class Raylet {
         return !draining && !unreachable;
     }
 
-    void start(Resources shape, double end, String gang) {
+    /** Whether this node carries every label of {@code selector} with its value: where work that selects them may go. */
+    boolean carries(Map<String, String> selector) {
+        return selector.entrySet().stream().allMatch(label -> label.getValue().equals(labels.get(label.getKey())));
+    }
+
+    void start(Resources shape, double end, String gang, Map<String, String> selector) {
         available = available.minus(shape);
-        running.add(new Work(shape, end, gang));
+        running.add(new Work(shape, end, gang, selector));
         if (gang != null) {
             placementGroups.add(gang);
         }

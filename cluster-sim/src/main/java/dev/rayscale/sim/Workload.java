@@ -52,9 +52,59 @@ public record Workload(
      * @param restartPolicy the pods' restartPolicy: Always (default: KubeRay keeps the template's when its own
      *     autoscaler is off) or Never
      * @param quota a ResourceQuota that limits one group's pods: creations beyond it are refused
+     * @param versions the Ray and KubeRay the cluster runs; absent: the current ones
      */
     public record Cluster(double headCpus, String upscalingMode, Integer idleTimeoutSeconds, List<Group> groups, String restartPolicy,
-            Quota quota) {
+            Quota quota, Versions versions) {
+
+        public Cluster {
+            versions = versions == null ? Versions.CURRENT : versions.orCurrent();
+        }
+
+        public Cluster(double headCpus, String upscalingMode, Integer idleTimeoutSeconds, List<Group> groups, String restartPolicy, Quota quota) {
+            this(headCpus, upscalingMode, idleTimeoutSeconds, groups, restartPolicy, quota, null);
+        }
+
+        public Cluster withUpscalingMode(String mode) {
+            return new Cluster(headCpus, mode, idleTimeoutSeconds, groups, restartPolicy, quota, versions);
+        }
+
+        public Cluster withIdleTimeoutSeconds(Integer seconds) {
+            return new Cluster(headCpus, upscalingMode, seconds, groups, restartPolicy, quota, versions);
+        }
+
+        public Cluster withGroups(List<Group> changed) {
+            return new Cluster(headCpus, upscalingMode, idleTimeoutSeconds, changed, restartPolicy, quota, versions);
+        }
+
+        public Cluster withVersions(Versions changed) {
+            return new Cluster(headCpus, upscalingMode, idleTimeoutSeconds, groups, restartPolicy, quota, changed);
+        }
+    }
+
+    /**
+     * The Ray and KubeRay a cluster runs ({@link RayRelease}, {@link KubeRayRelease}).
+     *
+     * @param ray the Ray version: its head image's tag, the GCS's record, and {@code spec.rayVersion} unless told otherwise
+     * @param kubeRay the KubeRay version that makes its pods
+     * @param rayVersionInSpec whether the RayCluster says {@code spec.rayVersion} (KubeRay does not require it); default true
+     */
+    public record Versions(String ray, String kubeRay, Boolean rayVersionInSpec) {
+
+        public static final Versions CURRENT = new Versions(RayRelease.CURRENT, KubeRayRelease.CURRENT, true);
+
+        Versions orCurrent() {
+            return new Versions(ray == null ? RayRelease.CURRENT : ray, kubeRay == null ? KubeRayRelease.CURRENT : kubeRay,
+                    rayVersionInSpec == null || rayVersionInSpec);
+        }
+
+        public RayRelease rayRelease() {
+            return RayRelease.of(ray);
+        }
+
+        public KubeRayRelease kubeRayRelease() {
+            return KubeRayRelease.of(kubeRay);
+        }
     }
 
     /** A worker group; {@code resources} are per node (CPU, GPU, memory in bytes, custom). */
@@ -89,21 +139,48 @@ public record Workload(
     }
 
     /**
-     * At {@code at} seconds, one or more of: submit tasks or a placement group; make the GCS process exit
-     * ({@code restartHead}); crash raylets in running pods ({@code restartRaylets}); evict pods gracefully
-     * ({@code evict}); lose pods abruptly ({@code losePods}: their node failed); suspend or resume the
-     * cluster ({@code suspend}).
+     * At {@code at} seconds, one or more of: submit tasks or a placement group; call {@code request_resources}
+     * ({@code requestResources}); make the GCS process exit ({@code restartHead}); crash raylets in running pods
+     * ({@code restartRaylets}); evict pods gracefully ({@code evict}); lose pods abruptly ({@code losePods}: their node
+     * failed); suspend or resume the cluster ({@code suspend}).
      */
-    public record Event(double at, Tasks tasks, PlacementGroup placementGroup, Boolean restartHead, PodSelection restartRaylets,
-            PodSelection evict, PodSelection losePods, Boolean suspend) {
+    public record Event(double at, Tasks tasks, PlacementGroup placementGroup, RequestResources requestResources, Boolean restartHead,
+            PodSelection restartRaylets, PodSelection evict, PodSelection losePods, Boolean suspend) {
     }
 
-    /** {@code count} tasks of {@code shape}, each running {@code seconds}. */
-    public record Tasks(long count, Map<String, BigDecimal> shape, double seconds) {
+    /**
+     * A driver's {@code ray.autoscaler.sdk.request_resources(num_cpus=numCpus, bundles=bundles)}, on the client path
+     * {@code path} ({@link ClientPath}; default FRESH: a driver that reads Ray's client switch when it calls).
+     */
+    public record RequestResources(int numCpus, List<Map<String, BigDecimal>> bundles, ClientPath path) {
+
+        public RequestResources {
+            bundles = bundles == null ? List.of() : List.copyOf(bundles);
+            path = path == null ? ClientPath.FRESH : path;
+        }
     }
 
-    /** A placement group whose bundles are held for {@code seconds} once placed. */
-    public record PlacementGroup(String id, String strategy, List<Map<String, BigDecimal>> bundles, double seconds) {
+    /**
+     * {@code count} tasks of {@code shape}, each running {@code seconds}, on a node carrying the labels of
+     * {@code labelSelector} if given (each label with that value: {@code label_selector={"ray.io/node-group": "gpu"}}).
+     */
+    public record Tasks(long count, Map<String, BigDecimal> shape, double seconds, Map<String, String> labelSelector) {
+
+        public Tasks {
+            labelSelector = labelSelector == null ? Map.of() : Map.copyOf(labelSelector);
+        }
+    }
+
+    /**
+     * A placement group whose bundles are held for {@code seconds} once placed; bundle i on a node carrying the labels of
+     * {@code bundleLabelSelectors[i]} if given ({@code bundle_label_selector}).
+     */
+    public record PlacementGroup(String id, String strategy, List<Map<String, BigDecimal>> bundles, double seconds,
+            List<Map<String, String>> bundleLabelSelectors) {
+
+        public PlacementGroup {
+            bundleLabelSelectors = bundleLabelSelectors == null ? List.of() : List.copyOf(bundleLabelSelectors);
+        }
     }
 
     /**
@@ -142,6 +219,11 @@ public record Workload(
     private static Workload read(InputStream in) throws IOException {
         return new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
                 .readValue(in, Workload.class);
+    }
+
+    public Workload withCluster(Cluster changed) {
+        return new Workload(name, description, speed, changed, nodePool, podStartSeconds, containerRestartSeconds, terminationSeconds,
+                maxSeconds, events);
     }
 
     public Group group(String name) {

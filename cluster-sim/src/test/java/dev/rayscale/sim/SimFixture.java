@@ -1,7 +1,12 @@
 package dev.rayscale.sim;
 
 import com.google.protobuf.ByteString;
+import dev.rayscale.gcs.RayKv;
 import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
+import dev.rayscale.gcs.proto.InternalKVGcsServiceGrpc;
+import dev.rayscale.gcs.proto.InternalKVGetReply;
+import dev.rayscale.gcs.proto.InternalKVGetRequest;
+import dev.rayscale.gcs.proto.InternalKVPutRequest;
 import dev.rayscale.gcs.proto.AutoscalingState;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReason;
@@ -44,11 +49,13 @@ final class SimFixture implements AutoCloseable {
     final ClusterSimulator sim;
     private final ManagedChannel channel;
     private final AutoscalerStateServiceGrpc.AutoscalerStateServiceBlockingStub gcs;
+    private final InternalKVGcsServiceGrpc.InternalKVGcsServiceBlockingStub kv;
 
     private SimFixture(Workload workload) {
         sim = ClusterSimulator.manual(workload, NAME, clock);
         channel = ManagedChannelBuilder.forTarget(sim.gcsAddress()).usePlaintext().build();
         gcs = AutoscalerStateServiceGrpc.newBlockingStub(channel);
+        kv = InternalKVGcsServiceGrpc.newBlockingStub(channel);
         advance(5);
         sim.begin();
     }
@@ -103,8 +110,25 @@ final class SimFixture implements AutoCloseable {
                 .setReason(reason).setDeadlineTimestampMs(deadline).build());
     }
 
+    /** A drain with the reason as a bare number, as a client built on another numbering sends it. */
+    DrainNodeReply drainRaw(String nodeId, int reason) {
+        return gcs.drainNode(DrainNodeRequest.newBuilder().setNodeId(ByteString.copyFrom(HexFormat.of().parseHex(nodeId)))
+                .setReasonValue(reason).build());
+    }
+
     void report(AutoscalingState state) {
         gcs.reportAutoscalingState(ReportAutoscalingStateRequest.newBuilder().setAutoscalingState(state).build());
+    }
+
+    /** A KV Get over gRPC: the reply, whose status says NotFound for a missing key. */
+    InternalKVGetReply kvGet(RayKv.Key key) {
+        return kv.internalKVGet(InternalKVGetRequest.newBuilder().setNamespace(key.namespaceBytes()).setKey(key.keyBytes()).build());
+    }
+
+    /** A KV Put over gRPC, overwriting: true if the key was new. */
+    boolean kvPut(RayKv.Key key, String value) {
+        return kv.internalKVPut(InternalKVPutRequest.newBuilder().setNamespace(key.namespaceBytes()).setKey(key.keyBytes())
+                .setValue(ByteString.copyFromUtf8(value)).setOverwrite(true).build()).getAddedNum() == 1;
     }
 
     /** The alive Ray nodes of a pod, by a fresh read. */

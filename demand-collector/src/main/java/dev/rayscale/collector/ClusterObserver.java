@@ -1,6 +1,7 @@
 package dev.rayscale.collector;
 
 import dev.rayscale.clients.GcsChannels;
+import dev.rayscale.collector.assembly.GcsProcess;
 import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.collector.assembly.RayPod;
 import dev.rayscale.collector.assembly.RayState;
@@ -10,6 +11,7 @@ import dev.rayscale.events.SourceStatus;
 import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
 import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
+import io.grpc.Channel;
 import io.grpc.Status;
 import io.grpc.StatusException;
 import io.grpc.StatusRuntimeException;
@@ -18,27 +20,37 @@ import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads one cluster: one non-blocking {@code GetClusterResourceState} call to its GCS, with a deadline, joined on
- * its answer with the RayCluster and pods the informers hold then. A failed read is an observation saying why,
- * never an error and never an empty demand.
+ * Reads one cluster: a non-blocking {@code GetClusterResourceState} call to its GCS and, beside it, the
+ * {@code request_resources} floor from the GCS's KV ({@link RayKvClient}), with a deadline, joined on their answers with
+ * the RayCluster and pods the informers hold then. A GCS process seen for the first time, and each one every
+ * {@link #RECHECK}, is also checked ({@link RayKvClient#check}): the Ray version its head recorded, and the client switch. A
+ * failed read is an observation saying why, never an error and never an empty demand.
  */
 final class ClusterObserver implements AutoCloseable {
 
     /** Failures after which the channel's credentials are read again. */
     private static final Set<String> CREDENTIALS_REFUSED = Set.of("UNAUTHENTICATED", "PERMISSION_DENIED");
+    /** How often a GCS process already checked is checked again: its switch may have been set back by hand. */
+    static final Duration RECHECK = Duration.ofMinutes(1);
 
     private final GcsChannels channels;
     private final ClusterInventory inventory;
     private final Duration deadline;
+    private final RayKvClient kv;
+    /** Each cluster's GCS process, replaced whole on every read. */
+    private final Map<String, GcsProcess> processes = new ConcurrentHashMap<>();
 
-    ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline) {
+    ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline, RayKvClient kv) {
         this.channels = channels;
         this.inventory = inventory;
         this.deadline = deadline;
+        this.kv = kv;
     }
 
     /**
@@ -47,20 +59,48 @@ final class ClusterObserver implements AutoCloseable {
      * it and exits (facts A1.1, A1.3).
      */
     Uni<Observation> observe(String id, RayCluster cluster) {
-        Uni<GetClusterResourceStateReply> call;
+        Channel channel;
         try {
-            call = MutinyAutoscalerStateServiceGrpc.newMutinyStub(channels.channel(id, cluster))
-                    .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
-                    .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance());
+            channel = channels.channel(id, cluster);
         } catch (RuntimeException cannotCall) {
-            call = Uni.createFrom().failure(cannotCall);
+            return Uni.createFrom().item(() -> joined(id, cluster, new Answer(null, cannotCall), RayKvClient.Requests.UNREAD, null));
         }
-        return call.onItemOrFailure().transform((reply, failure) -> joined(id, cluster, reply, failure));
+        Uni<Answer> state = MutinyAutoscalerStateServiceGrpc.newMutinyStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
+                .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance())
+                .onItemOrFailure().transform(Answer::new);
+        return Uni.combine().all().unis(state, kv.requests(channel)).asTuple()
+                .chain(answers -> rayVersion(id, channel, answers.getItem1())
+                        .map(rayVersion -> joined(id, cluster, answers.getItem1(), answers.getItem2(), rayVersion)));
     }
 
-    private Observation joined(String id, RayCluster cluster, GetClusterResourceStateReply reply, Throwable failure) {
+    /** The Ray version the cluster's GCS process recorded, checking the process first if it is due. */
+    private Uni<String> rayVersion(String id, Channel channel, Answer state) {
+        boolean answered = state.reply() != null && state.reply().hasClusterResourceState();
+        boolean noService = state.failure() != null && GcsRead.NO_AUTOSCALER_SERVICE.equals(failed(state.failure()).code());
+        if (!answered && !noService) {
+            GcsProcess known = processes.get(id);
+            return Uni.createFrom().item(known == null ? null : known.rayVersion());
+        }
+        String session = answered ? state.reply().getClusterResourceState().getClusterSessionName() : null;
+        long version = answered ? state.reply().getClusterResourceState().getClusterResourceStateVersion() : 0;
+        Instant now = Instant.now();
+        GcsProcess before = processes.getOrDefault(id, GcsProcess.UNSEEN);
+        GcsProcess process = before.read(session, version);
+        if (!before.checkDue(session, version, now, RECHECK)) {
+            processes.put(id, process);
+            return Uni.createFrom().item(process.rayVersion());
+        }
+        processes.put(id, process.checked(null, now));
+        return kv.check(channel, !noService).map(recorded -> {
+            GcsProcess checked = processes.computeIfPresent(id, (key, current) -> current.checked(recorded, now));
+            return checked == null ? recorded : checked.rayVersion();
+        });
+    }
+
+    private Observation joined(String id, RayCluster cluster, Answer state, RayKvClient.Requests requests, String rayVersion) {
         List<RayPod> pods = inventory.pods(id);
-        GcsRead read = reply != null ? answered(reply, pods) : failed(failure);
+        GcsRead read = state.reply() != null ? answered(state.reply(), pods, requests) : failed(state.failure());
         if (read instanceof GcsRead.Failed failed && CREDENTIALS_REFUSED.contains(failed.code())) {
             channels.release(id);
         }
@@ -68,17 +108,19 @@ final class ClusterObserver implements AutoCloseable {
                 ? KubernetesSource.ok(cluster.getMetadata().getResourceVersion(), generation(cluster))
                 : new KubernetesSource(SourceStatus.STALE, "a watch on RayClusters or pods is reconnecting",
                         cluster.getMetadata().getResourceVersion(), generation(cluster));
-        return new Observation(id, cluster, pods, read, kubernetes, Instant.now());
+        return new Observation(id, cluster, pods, read, kubernetes, Instant.now(), rayVersion);
     }
 
-    private GcsRead answered(GetClusterResourceStateReply reply, List<RayPod> pods) {
+    /** The GCS's answer, its constraint replaced by the KV's when the KV could be read (what the latest call asked for). */
+    private GcsRead answered(GetClusterResourceStateReply reply, List<RayPod> pods, RayKvClient.Requests requests) {
         if (!reply.hasClusterResourceState()) {
             return new GcsRead.Failed("INVALID_REPLY", "the GCS answered without a cluster_resource_state");
         }
-        return new GcsRead.Answered(RayState.of(reply.getClusterResourceState(), SnapshotAssembler.replicas(pods)::get));
+        RayState state = RayState.of(reply.getClusterResourceState(), SnapshotAssembler.replicas(pods)::get);
+        return new GcsRead.Answered(requests.constraints() == null ? state : state.withConstraints(requests.constraints()));
     }
 
-    private static GcsRead failed(Throwable failure) {
+    private static GcsRead.Failed failed(Throwable failure) {
         if (!(failure instanceof StatusRuntimeException) && !(failure instanceof StatusException)) {
             return new GcsRead.Failed("CLIENT_ERROR", String.valueOf(failure.getMessage()));
         }
@@ -90,13 +132,18 @@ final class ClusterObserver implements AutoCloseable {
         return cluster.getMetadata().getGeneration() == null ? 0 : cluster.getMetadata().getGeneration();
     }
 
-    /** Forgets the cluster's channel: it is no longer read. */
+    /** Forgets the cluster's channel and GCS process: it is no longer read. */
     void forget(String id) {
         channels.release(id);
+        processes.remove(id);
     }
 
     @Override
     public void close() {
         channels.close();
+    }
+
+    /** The state call's reply, or why there is none. */
+    private record Answer(GetClusterResourceStateReply reply, Throwable failure) {
     }
 }

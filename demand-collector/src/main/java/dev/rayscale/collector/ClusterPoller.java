@@ -4,8 +4,10 @@ import dev.rayscale.clients.GcsChannels;
 import dev.rayscale.collector.assembly.Fingerprint;
 import dev.rayscale.collector.assembly.PollState;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
+import dev.rayscale.collector.assembly.SupportMatrix;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.Support;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -51,6 +53,8 @@ public class ClusterPoller {
     private final Semaphore permits;
     /** Each tracked cluster's poll state; replaced whole, atomically, on every transition. */
     private final Map<String, PollState> tracked = new ConcurrentHashMap<>();
+    /** What Rayscale does for each tracked cluster, as its last snapshot said; counted for the metric. */
+    private final Map<String, Support> support = new ConcurrentHashMap<>();
     /** Clusters due for a read, waiting for one of the concurrent-call permits. */
     private final Queue<Map.Entry<String, RayCluster>> due = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
@@ -63,8 +67,8 @@ public class ClusterPoller {
     public ClusterPoller(ClusterInventory inventory, SnapshotPublisher publisher, ClusterWarnings warnings, CollectorConfig config,
             Sharding sharding, CollectorMetrics metrics, KubernetesClient kubernetes) {
         this.inventory = inventory;
-        this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls(), metrics.gcsCalls()), inventory,
-                config.gcs().deadline());
+        this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs(), metrics.gcsCalls()), inventory,
+                config.gcs().deadline(), new RayKvClient(config.gcs().deadline(), config.gcs().clientSwitch(), metrics));
         this.publisher = publisher;
         this.warnings = warnings;
         this.config = config;
@@ -135,12 +139,13 @@ public class ClusterPoller {
             for (String id : tracked.keySet()) {
                 // Removed first: a read finishing from now on finds it gone and leaves no metric behind (finish).
                 if (!seen.contains(id) && tracked.remove(id) != null) {
+                    support.remove(id);
                     observer.forget(id);
                     metrics.forget(id);
                     LOG.infof("%s: no longer watched (deleted, opted out, or another replica's)", id);
                 }
             }
-            metrics.clusters(tracked.size(), misconfigured);
+            metrics.clusters(tracked.size(), misconfigured, count(Support.UNSUPPORTED), count(Support.SCALE_UP_ONLY));
         } catch (RuntimeException e) {
             LOG.error("collector round failed; the next round will retry", e);
         }
@@ -210,14 +215,32 @@ public class ClusterPoller {
             return;
         }
         ClusterSnapshot snapshot;
+        SupportMatrix.Assessment assessed = observation.support();
         try {
             snapshot = SnapshotAssembler.assemble(observation.cluster(), observation.pods(), observation.gcs(), observation.kubernetes(),
-                    observation.observedAt(), published[0].lastSequence());
+                    observation.observedAt(), published[0].lastSequence(), assessed.versions());
         } catch (IllegalArgumentException invalid) {
             warnings.once(observation.cluster(), "InvalidRayClusterForRayscale", "Rayscale cannot read this cluster: " + invalid.getMessage());
             return;
         }
+        tellSupport(observation, assessed);
         publisher.publish(snapshot, observation.cluster(), observation.observedAt());
+    }
+
+    /** Keeps what Rayscale does for the cluster, and tells its owners, in a Warning Event, when that is less than full service. */
+    private void tellSupport(Observation observation, SupportMatrix.Assessment assessed) {
+        if (tracked.containsKey(observation.id())) {
+            support.put(observation.id(), assessed.versions().support());
+        }
+        if (assessed.warning() != null) {
+            String limits = String.join("; ", assessed.versions().limits());
+            warnings.once(observation.cluster(), assessed.warning(), assessed.versions().support() == Support.UNSUPPORTED
+                    ? "Rayscale leaves this cluster alone: " + limits + "." : "Rayscale adds capacity to this cluster but removes none: " + limits + ".");
+        }
+    }
+
+    private int count(Support level) {
+        return (int) support.values().stream().filter(level::equals).count();
     }
 
     /** The snapshot sequence of the newest decision applied to the cluster, from the actuator's mark; 0 if none. */

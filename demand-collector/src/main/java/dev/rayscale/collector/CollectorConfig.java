@@ -1,5 +1,6 @@
 package dev.rayscale.collector;
 
+import dev.rayscale.clients.GcsClientConfig;
 import dev.rayscale.kuberay.RayLabels;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -32,15 +33,8 @@ public interface CollectorConfig {
     /** Splitting clusters among collector replicas. */
     Shard shard();
 
-    interface Gcs {
-
-        /** The GCS port on the head service (KubeRay: 6379); the annotation rayscale.dev/gcs-address overrides host and port. */
-        @WithDefault("6379")
-        int port();
-
-        /** Every GCS call must answer within this time, or the read counts as failed. */
-        @WithDefault("2s")
-        Duration deadline();
+    /** Where and how each cluster's GCS is reached ({@link GcsClientConfig}: port, deadline, TLS), and how often it is read. */
+    interface Gcs extends GcsClientConfig {
 
         /** At most this many GCS calls in flight at once, over all clusters. */
         @WithDefault("64")
@@ -54,9 +48,13 @@ public interface CollectorConfig {
         @WithDefault("30s")
         Duration backoffMax();
 
-        /** Use TLS to the GCS (the annotation rayscale.dev/gcs-tls overrides per cluster). */
-        @WithDefault("false")
-        boolean tls();
+        /**
+         * Set Ray's client switch ({@code __autoscaler_v2_enabled} in the GCS's KV) to "1" on every GCS process, so that
+         * {@code ray status} shows what Rayscale reports and {@code request_resources} reaches the GCS (docs/ray-versions.md,
+         * "ray status"). Off: clients take the v1 path, where {@code ray status} shows only the head's read-only monitor.
+         */
+        @WithDefault("true")
+        boolean clientSwitch();
     }
 
     interface Shard {

@@ -1,5 +1,6 @@
 package dev.rayscale.collector;
 
+import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.service.CallTimes;
 import dev.rayscale.service.ClusterSeries;
 import dev.rayscale.service.Gauges;
@@ -26,6 +27,7 @@ public class CollectorMetrics {
     private static final String GCS_UNREACHABLE = "rayscale.collector.gcs.unreachable";
     private static final String GCS_ERRORS = "rayscale.collector.gcs.errors";
     private static final String TOO_LARGE = "rayscale.collector.snapshots.too.large";
+    private static final String UNSUPPORTED = "rayscale.collector.clusters.unsupported";
 
     private final MeterRegistry registry;
     private final Timer pollOk;
@@ -36,6 +38,9 @@ public class CollectorMetrics {
     private final Counter notSent;
     private final AtomicInteger watched = new AtomicInteger();
     private final AtomicInteger misconfigured = new AtomicInteger();
+    private final AtomicInteger unsupported = new AtomicInteger();
+    private final AtomicInteger scaleUpOnly = new AtomicInteger();
+    private final Counter switchesSet;
     /** Per cluster, when its GCS reads began to fail (epoch milliseconds), 0 while they succeed. */
     private final Map<String, AtomicLong> failingSince = new ConcurrentHashMap<>();
     private final ClusterSeries series;
@@ -56,6 +61,13 @@ public class CollectorMetrics {
         Gauges.register(registry, "rayscale.collector.clusters.watched", watched, AtomicInteger::get, "Opted-in clusters this replica reads");
         Gauges.register(registry, "rayscale.collector.clusters.misconfigured", misconfigured, AtomicInteger::get,
                 "Opted-in clusters with in-tree autoscaling on, which Rayscale leaves alone");
+        String unsupportedHelp = "Opted-in clusters whose Ray or KubeRay Rayscale cannot serve safely, by what it does there "
+                + "(docs/ray-versions.md)";
+        Gauges.register(registry, UNSUPPORTED, unsupported, AtomicInteger::get, unsupportedHelp, "support", "UNSUPPORTED");
+        Gauges.register(registry, UNSUPPORTED, scaleUpOnly, AtomicInteger::get, unsupportedHelp, "support", "SCALE_UP_ONLY");
+        this.switchesSet = Counter.builder("rayscale.collector.client.switches.set")
+                .description("Times the collector set Ray's client switch (__autoscaler_v2_enabled) to 1 in a GCS: a GCS started, or it was set back")
+                .register(registry);
     }
 
     /** Times every call to a GCS, by gRPC method and status code ({@code grpc.client.processing.duration}). */
@@ -74,6 +86,10 @@ public class CollectorMetrics {
                 .tag("outcome", outcome).publishPercentileHistogram().maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
     }
 
+    /**
+     * A read of the cluster's GCS. A GCS that answered UNIMPLEMENTED (a Ray before the autoscaler state service) was reached:
+     * it is counted as an error of that code, never as unreachable (the cluster is counted unsupported instead).
+     */
     void polled(String cluster, String errorCode, long nanos) {
         (errorCode == null ? pollOk : pollFailed).record(Duration.ofNanos(nanos));
         AtomicLong since = failingSince.computeIfAbsent(cluster, id -> {
@@ -82,10 +98,12 @@ public class CollectorMetrics {
                     "How long every read of the cluster's GCS has failed (0 while reads succeed)", "cluster", id);
             return value;
         });
-        if (errorCode == null) {
+        if (errorCode == null || errorCode.equals(GcsRead.NO_AUTOSCALER_SERVICE)) {
             since.set(0);
         } else {
             since.compareAndSet(0, System.currentTimeMillis());
+        }
+        if (errorCode != null) {
             registry.counter(GCS_ERRORS, "cluster", cluster, "code", errorCode).increment();
         }
     }
@@ -127,9 +145,15 @@ public class CollectorMetrics {
     }
 
     /** Called on the bean, never through its fields: a CDI client proxy's own fields are never set. */
-    void clusters(int watchedNow, int misconfiguredNow) {
+    void clusters(int watchedNow, int misconfiguredNow, int unsupportedNow, int scaleUpOnlyNow) {
         watched.set(watchedNow);
         misconfigured.set(misconfiguredNow);
+        unsupported.set(unsupportedNow);
+        scaleUpOnly.set(scaleUpOnlyNow);
+    }
+
+    void clientSwitchSet() {
+        switchesSet.increment();
     }
 
     void deferred() {

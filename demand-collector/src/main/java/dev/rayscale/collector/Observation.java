@@ -3,6 +3,7 @@ package dev.rayscale.collector;
 import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.collector.assembly.Fingerprint;
 import dev.rayscale.collector.assembly.RayPod;
+import dev.rayscale.collector.assembly.SupportMatrix;
 import dev.rayscale.events.KubernetesSource;
 import io.ray.v1.RayCluster;
 import java.time.Instant;
@@ -10,9 +11,11 @@ import java.util.List;
 
 /**
  * One cluster as read at one moment, immutable: the RayCluster and its pods as the informers hold them, whether
- * those are current, and its GCS's answer (or why there is none). Everything a snapshot is assembled from.
+ * those are current, its GCS's answer (or why there is none), and the Ray version its head recorded in the GCS (null if
+ * not read). Everything a snapshot is assembled from.
  */
-record Observation(String id, RayCluster cluster, List<RayPod> pods, GcsRead gcs, KubernetesSource kubernetes, Instant observedAt) {
+record Observation(String id, RayCluster cluster, List<RayPod> pods, GcsRead gcs, KubernetesSource kubernetes, Instant observedAt,
+        String gcsRayVersion) {
 
     Observation {
         pods = List.copyOf(pods);
@@ -23,8 +26,13 @@ record Observation(String id, RayCluster cluster, List<RayPod> pods, GcsRead gcs
         return gcs instanceof GcsRead.Failed failed ? failed.code() : null;
     }
 
+    /** What Rayscale does for the cluster, given the versions it runs. */
+    SupportMatrix.Assessment support() {
+        return SupportMatrix.assess(cluster, pods, gcsRayVersion, gcs instanceof GcsRead.Failed failed && GcsRead.NO_AUTOSCALER_SERVICE.equals(failed.code()));
+    }
+
     /** What decides whether this observation is news. */
     Fingerprint fingerprint() {
-        return Fingerprint.of(cluster, pods, gcs);
+        return Fingerprint.of(cluster, pods, gcs, gcsRayVersion);
     }
 }

@@ -10,26 +10,34 @@ import static org.hamcrest.Matchers.not;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ClusterVersions;
 import dev.rayscale.events.Demand;
 import dev.rayscale.events.GangDemand;
 import dev.rayscale.events.GcsSource;
 import dev.rayscale.events.HeadGroup;
+import dev.rayscale.events.KubeRayGeneration;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.NodeStatus;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.PodState;
 import dev.rayscale.events.RayNode;
+import dev.rayscale.events.ResourceConstraint;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScalingPolicy;
+import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.SourceStatus;
+import dev.rayscale.events.Support;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.UpscalingMode;
+import dev.rayscale.events.VersionSource;
 import dev.rayscale.events.WorkerGroup;
 import dev.rayscale.events.codec.EventCodec;
+import dev.rayscale.gcs.RayKv;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
+import dev.rayscale.sim.RayRelease;
 import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
@@ -52,6 +60,7 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -123,13 +132,15 @@ class CollectorServiceTest {
                         KubernetesSource.ok(snapshot.sources().kubernetes().resourceVersion(),
                                 stored.getMetadata().getGeneration() == null ? 0 : stored.getMetadata().getGeneration())),
                 ScalingPolicy.defaults(),
-                new HeadGroup("headgroup", Resources.of("memory", "2147483648"), Map.of()),
-                List.of(new WorkerGroup("small-group", 0, 0, 0, 20, 1, Resources.of("CPU", "1", "memory", "1073741824"), Map.of(),
+                new HeadGroup("headgroup", Resources.of("memory", "2147483648"), Map.of("ray.io/node-group", "headgroup")),
+                List.of(new WorkerGroup("small-group", 0, 0, 0, 20, 1, Resources.of("CPU", "1", "memory", "1073741824"),
+                        Map.of("ray.io/node-group", "small-group"),
                         List.of(), null, false)),
                 List.of(new RayNode(hex("head"), "wt-head", null, "headgroup", NodeStatus.RUNNING, Resources.of("memory", "2147483648"),
                         Resources.of("memory", "2147483648"), 0, Map.of(), "10.0.0.1", List.of(), PodState.PRESENT)),
                 List.of(),
-                new Demand(List.of(new TaskDemand(Resources.of("CPU", "1"), 15)), List.of(), List.of()));
+                new Demand(List.of(new TaskDemand(Resources.of("CPU", "1"), 15)), List.of(), List.of()),
+                new ClusterVersions(RayRelease.CURRENT, VersionSource.GCS, KubeRayGeneration.FROM_1_6, Support.FULL, List.of()));
         assertThat(snapshot).isEqualTo(expected);
         assertThat(snapshot.cluster().uid()).isEqualTo(stored.getMetadata().getUid());
         assertThat(record.key()).isEqualTo(cluster.getMetadata().getNamespace() + "/" + cluster.getMetadata().getName());
@@ -254,6 +265,107 @@ class CollectorServiceTest {
         assertThat(snapshot.demand().gangs()).extracting(GangDemand::strategy).containsExactly(
                 PlacementStrategy.STRICT_PACK, PlacementStrategy.STRICT_SPREAD, PlacementStrategy.PACK, PlacementStrategy.SPREAD);
         assertThat(snapshot.demand().tasks()).containsExactly(new TaskDemand(Resources.of("accel_x", "1"), 5));
+    }
+
+    /**
+     * Fact D47: every GCS process writes Ray's client switch from its own config, "0" on a cluster whose in-tree autoscaling
+     * is off; the collector sets it to "1" on each, so that ray status and request_resources take the v2 path.
+     */
+    @Test
+    void setsRaysClientSwitchOnEveryGcsProcess() {
+        gcs.serve(GcsStates.state(1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("switch")));
+        awaitRecord(cluster, ClusterSnapshot::hasRayState);
+        await().atMost(WITHIN).until(() -> "1".equals(gcs.kv(RayKv.AUTOSCALER_V2_ENABLED)));
+
+        gcs.restart();
+        assertThat(gcs.kv(RayKv.AUTOSCALER_V2_ENABLED)).as("the new process writes its own config").isEqualTo("0");
+
+        await().atMost(WITHIN).until(() -> "1".equals(gcs.kv(RayKv.AUTOSCALER_V2_ENABLED)));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then()
+                .body(matchesPattern("(?s).*\\nrayscale_collector_client_switches_set_total [2-9][0-9]*\\.0\\n.*")));
+    }
+
+    /**
+     * Fact D48: request_resources always writes its bundles to the GCS's KV, and gives them to the GCS itself only on the v2
+     * path; the snapshot's floor is what the KV says (the latest call), the GCS's only when the KV's cannot be used.
+     */
+    @Test
+    void takesTheRequestResourcesFloorFromTheKvOnEitherClientPath() {
+        gcs.serve(GcsStates.state(1).constraint(Map.of("CPU", 4.0), 1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("floor")));
+        String eightCpus = "[" + String.join(", ", Collections.nCopies(8, "{\"resources\": {\"CPU\": 1}, \"label_selector\": {}}")) + "]";
+
+        gcs.putKv(RayKv.RESOURCE_REQUEST, eightCpus);
+        awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().equals(List.of(floor("CPU", "1", 8))));
+
+        gcs.putKv(RayKv.RESOURCE_REQUEST, "[{\"GPU\": 1}, {\"GPU\": 1}]");
+        awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().equals(List.of(floor("GPU", "1", 2))));
+
+        gcs.putKv(RayKv.RESOURCE_REQUEST, "[]");
+        awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().isEmpty());
+
+        gcs.putKv(RayKv.RESOURCE_REQUEST, "[{\"CPU\": \"many\"}]");
+        awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().equals(List.of(floor("CPU", "4", 1))));
+    }
+
+    /**
+     * A Ray before the autoscaler state service (its GCS answers UNIMPLEMENTED) is left alone with a Warning naming its
+     * version and the lowest served, counted as unsupported, not as unreachable (fact D54).
+     */
+    @Test
+    void leavesARayWithoutTheAutoscalerServiceAloneAndSaysWhy() {
+        try (FakeGcs old = FakeGcs.ofRay("2.5.1")) {
+            RayCluster cluster = RayClusters.walkthrough("default", unique("old-ray"));
+            cluster.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", old.address());
+            create(cluster);
+
+            ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> s.versions() != null).value());
+            assertThat(snapshot.sources().gcs().errorCode()).isEqualTo("UNIMPLEMENTED");
+            assertThat(snapshot.versions()).satisfies(versions -> {
+                assertThat(versions.support()).isEqualTo(Support.UNSUPPORTED);
+                assertThat(versions.ray()).isEqualTo("2.5.1");
+                assertThat(versions.raySource()).isEqualTo(VersionSource.GCS);
+            });
+            await().atMost(WITHIN).until(() -> warnings(cluster).stream().anyMatch(e -> "RayVersionUnsupported".equals(e.getReason())));
+            assertThat(warnings(cluster)).filteredOn(e -> "RayVersionUnsupported".equals(e.getReason())).singleElement()
+                    .satisfies(event -> assertThat(event.getMessage()).contains("Ray 2.5.1", "2.7.0"));
+            String unreachable = "(?s).*\\nrayscale_collector_gcs_unreachable_seconds\\{cluster=\"" + id(cluster) + "\"} 0\\.0\\n.*";
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/q/metrics").then()
+                    .body(matchesPattern("(?s).*\\nrayscale_collector_clusters_unsupported\\{support=\"UNSUPPORTED\"} [1-9][0-9]*\\.0\\n.*"))
+                    .body(matchesPattern(unreachable)));
+            assertThat(old.kv(RayKv.AUTOSCALER_V2_ENABLED)).as("a Ray without the v2 path is not switched").isNull();
+        }
+    }
+
+    /** Ray 2.8 numbers drain reasons as the draft did: scaled up, never down, and told so (fact D54). */
+    @Test
+    void scalesARayWithTheDraftDrainReasonsUpOnly() {
+        try (FakeGcs draft = FakeGcs.ofRay("2.8.1")) {
+            RayCluster cluster = RayClusters.walkthrough("default", unique("draft-drains"));
+            cluster.getMetadata().getAnnotations().put("rayscale.dev/gcs-address", draft.address());
+            create(cluster);
+
+            ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, ClusterSnapshot::hasRayState).value());
+            assertThat(snapshot.versions().support()).isEqualTo(Support.SCALE_UP_ONLY);
+            assertThat(snapshot.versions().limits()).singleElement().asString().contains("Ray 2.8.1", "2.10.0");
+            await().atMost(WITHIN).until(() -> warnings(cluster).stream().anyMatch(e -> "ScaleDownUnsafe".equals(e.getReason())));
+        }
+    }
+
+    /** Pods made by a KubeRay before 1.1 name no pod to Ray (no RAY_CLOUD_INSTANCE_ID): the cluster is left alone (D54). */
+    @Test
+    void leavesAClusterWhosePodsAreOfAKubeRayBefore11Alone() {
+        gcs.serve(GcsStates.state(1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("old-kuberay")));
+        Pod head = RayClusters.headPod(cluster, cluster.getMetadata().getName() + "-head");
+        head.getSpec().getContainers().get(0).setEnv(List.of());
+        kubernetes.pods().inNamespace("default").resource(head).create();
+
+        ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster,
+                s -> s.versions() != null && s.versions().kubeRay() == KubeRayGeneration.BEFORE_1_1).value());
+        assertThat(snapshot.versions().support()).isEqualTo(Support.UNSUPPORTED);
+        await().atMost(WITHIN).until(() -> warnings(cluster).stream().anyMatch(e -> "KubeRayVersionUnsupported".equals(e.getReason())));
     }
 
     @Test
@@ -436,6 +548,10 @@ class CollectorServiceTest {
         return kubernetes.v1().events().inNamespace("default").list().getItems().stream()
                 .filter(e -> cluster.getMetadata().getName().equals(e.getInvolvedObject().getName()))
                 .filter(e -> "Warning".equals(e.getType())).toList();
+    }
+
+    private static ResourceConstraint floor(String resource, String amount, long count) {
+        return new ResourceConstraint(List.of(new ShapeCount(Resources.of(resource, amount), count)));
     }
 
     private static String id(RayCluster cluster) {

@@ -162,6 +162,23 @@ class ChartTest {
         }
     }
 
+    /** Ray's GCS TLS is mutual (fact D55): the collector and the actuator present the chart's certificate; the planner reaches no GCS. */
+    @Test
+    void gcsTlsMountsTheClientCertificateForTheCollectorAndActuatorOnly() {
+        Chart.Rendering rendering = Chart.render(null, Map.of("gcs.tls.secretName", "rayscale-gcs-client"));
+        for (String component : List.of("demand-collector", "k8s-actuator")) {
+            Container container = rendering.container(component);
+            PodSpec pod = rendering.pods().get(component);
+            String prefix = component.equals("demand-collector") ? "RAYSCALE_COLLECTOR_GCS" : "RAYSCALE_ACTUATOR_GCS";
+            assertMounted(pod, container, env(container, prefix + "_TLS_CERT_FILE").orElseThrow(), "rayscale-gcs-client", "tls.crt");
+            assertMounted(pod, container, env(container, prefix + "_TLS_KEY_FILE").orElseThrow(), "rayscale-gcs-client", "tls.key");
+            assertMounted(pod, container, env(container, prefix + "_TLS_CA_FILE").orElseThrow(), "rayscale-gcs-client", "ca.crt");
+        }
+        assertThat(rendering.container("scaling-planner").getEnv()).extracting(EnvVar::getName).noneMatch(name -> name.contains("GCS"));
+        assertThat(Chart.render(null).container("demand-collector").getEnv()).extracting(EnvVar::getName)
+                .as("no Secret named, nothing mounted").noneMatch(name -> name.contains("_TLS_"));
+    }
+
     @Test
     void nativeImagesAreTaggedAsSuchAndTakeNoJvmOptions() {
         Chart.Rendering rendering = render("native");
@@ -204,7 +221,7 @@ class ChartTest {
                 .readTree(Chart.DIRECTORY.resolve("files/alerts.yaml").toFile());
         assertThat(rule).isEqualTo(shipped);
         assertThat(rule.findValues("alert")).extracting(JsonNode::asText).containsExactlyInAnyOrder("RayscaleDeadLettersGrowing",
-                "RayscaleGcsUnreachable", "RayscaleKubernetesUnwatched", "RayscalePodsWaitingForNodes", "RayscaleDecisionsFailing", "RayscaleConsumerLag");
+                "RayscaleGcsUnreachable", "RayscaleClustersNotFullyServed", "RayscaleKubernetesUnwatched", "RayscalePodsWaitingForNodes", "RayscaleDecisionsFailing", "RayscaleConsumerLag");
 
         ConfigMap dashboard = rendering.all(ConfigMap.class).stream().filter(map -> map.getData().containsKey("rayscale.json")).findFirst()
                 .orElseThrow();

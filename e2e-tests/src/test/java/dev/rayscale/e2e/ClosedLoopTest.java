@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.sim.ClientPath;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.DemoRun;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -94,6 +96,33 @@ class ClosedLoopTest {
             // PACK (3 x 1) and SPREAD (2 x 1) fit in what the first three leave.
             assertThat(target(decisions.get(0))).isEqualTo(4);
             assertThat(run.summary(true).peakWorkers()).isEqualTo(4);
+            ClosedLoops.assertHealthy(run);
+            ClosedLoops.assertAuditChainComplete(run);
+        }
+    }
+
+    /**
+     * The walk-through with a floor first: request_resources(num_cpus=8) scales the cluster to 8 before any task, on either
+     * client path (facts D47, D48): a driver on the v1 path writes it to the GCS's KV only, one on the v2 path to the GCS
+     * too; Rayscale reads the KV, which every call writes.
+     */
+    @ParameterizedTest(name = "a driver on the {0} client path")
+    @EnumSource(value = ClientPath.class, names = {"V1", "V2"})
+    void requestResourcesScalesToItsFloorOnEitherClientPath(ClientPath path) throws Exception {
+        Workload workload = Workload.shipped("request-resources");
+        List<Workload.Event> events = workload.events().stream().map(event -> event.requestResources() == null ? event
+                : new Workload.Event(event.at(), null, null, new Workload.RequestResources(event.requestResources().numCpus(), List.of(), path),
+                        null, null, null, null, null)).toList();
+        Workload onPath = new Workload(workload.name(), workload.description(), workload.speed(), workload.cluster(), workload.nodePool(),
+                workload.podStartSeconds(), workload.containerRestartSeconds(), workload.terminationSeconds(), workload.maxSeconds(), events);
+        try (DemoRun run = ClosedLoops.start(onPath, 20, "e2e-request-resources-" + path.name().toLowerCase(java.util.Locale.ROOT))) {
+            assertThat(run.awaitSettled()).as("settles: work done, the floor cleared, back to 0").isTrue();
+            List<ScaleDecision> decisions = run.trail().decisions();
+
+            assertThat(target(decisions.get(0))).as("the floor, before any task").isEqualTo(8);
+            assertThat(decisions.get(0).reasons()).anySatisfy(reason -> assertThat(reason).contains("for request_resources"));
+            assertThat(run.summary(true).peakWorkers()).isEqualTo(15);
+            assertThat(run.summary(true).finalWorkers()).isZero();
             ClosedLoops.assertHealthy(run);
             ClosedLoops.assertAuditChainComplete(run);
         }

@@ -17,6 +17,8 @@ import java.util.List;
  * @param workerGroups in the order of {@code spec.workerGroupSpecs}
  * @param nodes every Ray node the GCS reports, the head included
  * @param pendingPods worker pods that exist in Kubernetes but have no Ray node yet
+ * @param versions the Ray and KubeRay the cluster runs and what Rayscale does there; absent in snapshots written before it
+ *     was recorded, which read as {@link Support#FULL}
  */
 public record ClusterSnapshot(
         int schemaVersion,
@@ -30,7 +32,8 @@ public record ClusterSnapshot(
         List<WorkerGroup> workerGroups,
         List<RayNode> nodes,
         List<PendingPod> pendingPods,
-        Demand demand) implements RayscaleEvent {
+        Demand demand,
+        ClusterVersions versions) implements RayscaleEvent {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -51,6 +54,18 @@ public record ClusterSnapshot(
             throw new IllegalArgumentException(
                     "nodes, pendingPods and demand must be absent when sources.gcs.status is " + sources.gcs().status());
         }
+    }
+
+    public ClusterSnapshot(int schemaVersion, String id, ClusterRef cluster, long sequence, Instant observedAt, SourceHealth sources,
+            ScalingPolicy policy, HeadGroup headGroup, List<WorkerGroup> workerGroups, List<RayNode> nodes, List<PendingPod> pendingPods,
+            Demand demand) {
+        this(schemaVersion, id, cluster, sequence, observedAt, sources, policy, headGroup, workerGroups, nodes, pendingPods, demand, null);
+    }
+
+    /** What Rayscale does for the cluster; FULL when the snapshot does not say. */
+    @JsonIgnore
+    public Support support() {
+        return versions == null ? Support.FULL : versions.support();
     }
 
     /** True if the Ray state (nodes, pending pods, demand) was read; false means it is unknown. */

@@ -6,6 +6,10 @@ public enum ReasonCode {
     SUSPENDED,
     /** The Ray GCS could not be read: the size is held. */
     GCS_UNREADABLE,
+    /** The cluster's Ray or KubeRay cannot be served safely (the snapshot's versions say why): the size is held. */
+    VERSION_UNSUPPORTED,
+    /** The cluster's Ray or KubeRay allows no safe scale-down: capacity is added, none removed. */
+    SCALE_DOWN_UNSAFE,
     /** The Kubernetes view is stale or unavailable: the size is held. */
     KUBERNETES_UNRELIABLE,
     /** A group's target replicas differ from its current ones; the detail says by what and why. */

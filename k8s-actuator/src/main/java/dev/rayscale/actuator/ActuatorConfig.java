@@ -1,5 +1,6 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.clients.GcsClientConfig;
 import dev.rayscale.kuberay.RayLabels;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -39,19 +40,8 @@ public interface ActuatorConfig {
     /** Talking to the Ray GCS (DrainNode, ReportAutoscalingState). */
     Gcs gcs();
 
-    interface Gcs {
-
-        /** The GCS port on the head service; the annotation rayscale.dev/gcs-address overrides host and port. */
-        @WithDefault("6379")
-        int port();
-
-        /** Every GCS call must answer within this time. */
-        @WithDefault("2s")
-        Duration deadline();
-
-        /** Use TLS to the GCS (the annotation rayscale.dev/gcs-tls overrides per cluster). */
-        @WithDefault("false")
-        boolean tls();
+    /** Where and how each cluster's GCS is reached, as the collector reaches it ({@link GcsClientConfig}), and what is told it. */
+    interface Gcs extends GcsClientConfig {
 
         /** Tell the GCS what the autoscaler is doing, so that {@code ray status} shows pending launches and infeasible demand. */
         @WithDefault("true")

@@ -2,29 +2,17 @@ package dev.rayscale.actuator;
 
 import com.google.protobuf.ByteString;
 import dev.rayscale.clients.GcsChannels;
-import dev.rayscale.events.InfeasibleDemand;
-import dev.rayscale.events.PendingLaunch;
 import dev.rayscale.events.PodDeletion;
-import dev.rayscale.events.Quantity;
-import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
-import dev.rayscale.events.ShapeCount;
 import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
-import dev.rayscale.gcs.proto.AutoscalingState;
-import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReason;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
-import dev.rayscale.gcs.proto.FailedInstanceRequest;
-import dev.rayscale.gcs.proto.GangResourceRequest;
 import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
 import dev.rayscale.gcs.proto.NodeState;
 import dev.rayscale.gcs.proto.NodeStatus;
-import dev.rayscale.gcs.proto.PendingInstanceRequest;
 import dev.rayscale.gcs.proto.ReportAutoscalingStateRequest;
-import dev.rayscale.gcs.proto.ResourceRequest;
-import dev.rayscale.gcs.proto.ResourceRequestByCount;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.quarkus.runtime.ShutdownEvent;
@@ -61,7 +49,7 @@ public class RayGcs {
     private final long deadlineMillis;
 
     public RayGcs(KubernetesClient kubernetes, ActuatorConfig config, ActuatorMetrics metrics) {
-        this.channels = new GcsChannels(kubernetes, config.gcs().port(), config.gcs().tls(), metrics.gcsCalls());
+        this.channels = new GcsChannels(kubernetes, config.gcs(), metrics.gcsCalls());
         this.deadlineMillis = config.gcs().deadline().toMillis();
     }
 
@@ -152,60 +140,14 @@ public class RayGcs {
     }
 
     /**
-     * Records what the autoscaler is doing in the GCS, so that {@code ray status} shows it: pending
-     * launches, pods that cannot be created (LaunchFailed, fact C44) and infeasible demand. The version
-     * is the decision's snapshot sequence, which only moves forward, also across actuator restarts: the
-     * GCS discards a report older than the one it holds (fact A2.5). Throws if the GCS cannot be reached.
+     * Records what the autoscaler is doing in the GCS, so that {@code ray status} shows it ({@link AutoscalingReport}).
+     * Throws if the GCS cannot be reached.
      */
     void report(RayCluster cluster, ScaleDecision decision) {
-        AutoscalingState.Builder state = AutoscalingState.newBuilder().setAutoscalerStateVersion(decision.snapshotSequence());
-        long now = Instant.now().toEpochMilli();
-        for (PendingLaunch launch : decision.launches()) {
-            if (launch.requested() > 0) {
-                state.addPendingInstanceRequests(PendingInstanceRequest.newBuilder().setRayNodeTypeName(launch.group())
-                        .setInstanceTypeName(launch.group()).setCount(launch.requested()).setRequestTs(now));
-            }
-            if (launch.failed() > 0) {
-                state.addFailedInstanceRequests(FailedInstanceRequest.newBuilder().setRayNodeTypeName(launch.group())
-                        .setInstanceTypeName(launch.group()).setCount(launch.failed())
-                        .setReason(launch.failure() == null ? "the operator cannot create pods" : launch.failure())
-                        .setStartTs(decision.decidedAt().toEpochMilli()).setFailedTs(now));
-            }
-        }
-        for (InfeasibleDemand infeasible : decision.infeasible()) {
-            switch (infeasible.kind()) {
-                case TASK -> state.addInfeasibleResourceRequests(request(infeasible.shape()));
-                case GANG -> {
-                    GangResourceRequest.Builder gang = GangResourceRequest.newBuilder().setDetails(infeasible.gangId());
-                    infeasible.bundles().forEach(bundle -> {
-                        for (long i = 0; i < bundle.count(); i++) {
-                            gang.addRequests(request(bundle.shape()));
-                        }
-                    });
-                    state.addInfeasibleGangResourceRequests(gang);
-                }
-                case CONSTRAINT -> {
-                    ClusterResourceConstraint.Builder constraint = ClusterResourceConstraint.newBuilder();
-                    for (ShapeCount bundle : infeasible.bundles()) {
-                        constraint.addResourceRequests(ResourceRequestByCount.newBuilder().setRequest(request(bundle.shape())).setCount(bundle.count()));
-                    }
-                    state.addInfeasibleClusterResourceConstraints(constraint);
-                }
-            }
-        }
         String clusterId = GcsChannels.id(cluster);
         AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
                 .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)
-                .reportAutoscalingState(ReportAutoscalingStateRequest.newBuilder().setAutoscalingState(state).build());
-    }
-
-    private static ResourceRequest request(Resources shape) {
-        ResourceRequest.Builder request = ResourceRequest.newBuilder();
-        shape.asMap().forEach((name, amount) -> request.putResourcesBundle(name, toDouble(amount)));
-        return request.build();
-    }
-
-    private static double toDouble(Quantity amount) {
-        return amount.toBigDecimal().doubleValue();
+                .reportAutoscalingState(ReportAutoscalingStateRequest.newBuilder()
+                        .setAutoscalingState(AutoscalingReport.of(decision, Instant.now())).build());
     }
 }

@@ -138,7 +138,8 @@ class ActuatorServiceTest {
         assertThat(result.resourceVersionAfter()).isEqualTo(now.getMetadata().getResourceVersion());
         assertThat(eventsSent(cluster)).anyMatch(e -> "ScaledUp".equals(e.getReason()) && e.getMessage().contains(decision.id()));
         await().atMost(WITHIN).until(() -> !gcs.reports().isEmpty());
-        assertThat(gcs.reports().get(0).getAutoscalingState().getPendingInstanceRequests(0).getCount()).isEqualTo(15);
+        assertThat(gcs.reports().get(0).getAutoscalingState().getPendingInstanceRequestsList()).as("ray status counts entries")
+                .hasSize(15).allSatisfy(entry -> assertThat(entry.getCount()).isEqualTo(1));
         ConsumerRecord<String, byte[]> record = results.getRecords().stream()
                 .filter(r -> decision.id().equals(EventCodec.ACTUATIONS.decode(r.value()).decisionId())).findFirst().orElseThrow();
         assertThat(record.key()).isEqualTo(decision.cluster().id());

@@ -4,11 +4,14 @@ import dev.rayscale.audit.Exporter;
 import dev.rayscale.audit.KafkaRecords;
 import dev.rayscale.audit.RecordSource;
 import dev.rayscale.audit.Selection;
+import dev.rayscale.sim.KubeRayRelease;
+import dev.rayscale.sim.RayRelease;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.BrokerProcess;
 import dev.rayscale.sim.demo.DemoRun;
 import dev.rayscale.sim.demo.Fault;
 import dev.rayscale.sim.demo.FaultReport;
+import dev.rayscale.sim.demo.FleetScenario;
 import dev.rayscale.sim.demo.Summary;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,7 +42,8 @@ import picocli.CommandLine.Spec;
             "no GCS crashed by a client, no pod deleted by the operator's own choice, no decision applied twice or left",
             "without a result, every poison record dead-lettered, every injected fault caught up with, no unexpected ERROR.",
             "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait, head-restart, "
-                + "raylet-restart, quota, eviction-churn, suspend."})
+                + "raylet-restart, quota, eviction-churn, suspend, request-resources; and mixed-fleet, one Rayscale serving clusters "
+                + "of several Ray and KubeRay generations (its last line adds clusters=, unsupported= and scale_up_only=)."})
 public class DemoCommand implements Callable<Integer> {
 
     /** The demo's own broker port, apart from a test broker's (19092). */
@@ -51,6 +55,15 @@ public class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--speed", paramLabel = "X", description = "Simulated seconds per real second (default: the workload's).")
     Double speed;
+
+    @Option(names = "--ray-version", paramLabel = "V", description = {"The Ray the simulated cluster runs (default: "
+            + RayRelease.CURRENT + "); each release behaves as docs/ray-versions.md says, e.g. 2.5.1 (no autoscaler state service), "
+            + "2.8.1 (draft drain reasons), 2.44.0 (no node labels)."})
+    String rayVersion;
+
+    @Option(names = "--kuberay-version", paramLabel = "K", description = {"The KubeRay that makes the simulated cluster's pods (default: "
+            + KubeRayRelease.CURRENT + "), e.g. 1.0.0 (no RAY_CLOUD_INSTANCE_ID), 1.5.1 (no multi-host replica names)."})
+    String kubeRayVersion;
 
     @Option(names = "--report", paramLabel = "FILE", description = "Where to write the HTML report. Default: .rayscale/demo/<workload>.html")
     Path report;
@@ -76,14 +89,18 @@ public class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path root = Home.root();
         Path work = Home.work("demo");
+        boolean fromFile = scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json");
+        if (!fromFile && FleetScenario.isFleet(scenario)) {
+            return new FleetDemo(out, root, work).run(FleetScenario.shipped(scenario), speed);
+        }
         DemoSettings.Applied applied;
+        Workload workload;
         try {
-            applied = DemoSettings.apply(scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json")
-                    ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario), settings);
+            applied = DemoSettings.apply(fromFile ? Workload.read(Path.of(scenario)) : Workload.shipped(scenario), settings);
+            workload = withVersions(applied.workload());
         } catch (IllegalArgumentException bad) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), bad.getMessage());
         }
-        Workload workload = applied.workload();
         double pace = speed != null ? speed : workload.speed();
         List<Fault> faults = faultSpecs.stream().flatMap(spec -> Fault.parse(spec).stream()).toList();
         AtomicBoolean stopped = new AtomicBoolean();
@@ -144,6 +161,18 @@ public class DemoCommand implements Callable<Integer> {
                 // already running
             }
         }
+    }
+
+    /** The workload on the Ray and KubeRay asked for; each version is checked here, so that a typo fails before anything starts. */
+    private Workload withVersions(Workload workload) {
+        if (rayVersion == null && kubeRayVersion == null) {
+            return workload;
+        }
+        Workload.Versions asked = new Workload.Versions(rayVersion != null ? rayVersion : workload.cluster().versions().ray(),
+                kubeRayVersion != null ? kubeRayVersion : workload.cluster().versions().kubeRay(), workload.cluster().versions().rayVersionInSpec());
+        asked.rayRelease();
+        asked.kubeRayRelease();
+        return workload.withCluster(workload.cluster().withVersions(asked));
     }
 
     /** Exports the run's records, as {@code ./rayscale export} would, to an archive every other command reads. */

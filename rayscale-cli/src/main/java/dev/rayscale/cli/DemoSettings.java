@@ -32,15 +32,11 @@ final class DemoSettings {
             String value = parsed.value();
             String[] parts = key.split("\\.");
             if (key.equals("upscalingMode")) {
-                cluster = new Workload.Cluster(cluster.headCpus(), kubeRayMode(value), cluster.idleTimeoutSeconds(), cluster.groups(),
-                        cluster.restartPolicy(), cluster.quota());
+                cluster = cluster.withUpscalingMode(kubeRayMode(value));
             } else if (key.equals("idleTimeoutSeconds")) {
-                cluster = new Workload.Cluster(cluster.headCpus(), cluster.upscalingMode(), number(key, value), cluster.groups(),
-                        cluster.restartPolicy(), cluster.quota());
+                cluster = cluster.withIdleTimeoutSeconds(number(key, value));
             } else if (parts.length == 3 && parts[0].equals("group") && (parts[2].equals("minReplicas") || parts[2].equals("maxReplicas"))) {
-                cluster = new Workload.Cluster(cluster.headCpus(), cluster.upscalingMode(), cluster.idleTimeoutSeconds(),
-                        groups(cluster.groups(), parts[1], parts[2].equals("minReplicas"), number(key, value)), cluster.restartPolicy(),
-                        cluster.quota());
+                cluster = cluster.withGroups(groups(cluster.groups(), parts[1], parts[2].equals("minReplicas"), number(key, value)));
             } else if (parts.length == 2 && parts[0].equals("planner")) {
                 planner.add(plannerOption(parts[1], key, value));
             } else {
@@ -48,9 +44,7 @@ final class DemoSettings {
                         + " (./rayscale what-if takes every policy field)");
             }
         }
-        return new Applied(new Workload(workload.name(), workload.description(), workload.speed(), cluster, workload.nodePool(),
-                workload.podStartSeconds(), workload.containerRestartSeconds(), workload.terminationSeconds(), workload.maxSeconds(),
-                workload.events()), planner);
+        return new Applied(workload.withCluster(cluster), planner);
     }
 
     private static List<Workload.Group> groups(List<Workload.Group> groups, String name, boolean min, int value) {

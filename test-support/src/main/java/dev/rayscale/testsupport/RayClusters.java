@@ -1,5 +1,6 @@
 package dev.rayscale.testsupport;
 
+import dev.rayscale.kuberay.NodeEnv;
 import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -70,12 +71,12 @@ public final class RayClusters {
                 .withNewResources().withLimits(quantities).withRequests(quantities).endResources().endContainer().endSpec().build();
     }
 
-    /** A worker pod of the cluster and group, as KubeRay labels it. */
+    /** A worker pod of the cluster and group, as the current KubeRay writes it. */
     public static Pod workerPod(RayCluster cluster, String group, String podName, String phase) {
         return pod(cluster, group, "worker", podName, phase);
     }
 
-    /** The cluster's head pod, as KubeRay labels it. */
+    /** The cluster's head pod, as the current KubeRay writes it. */
     public static Pod headPod(RayCluster cluster, String podName) {
         return pod(cluster, "headgroup", "head", podName, "Running");
     }
@@ -88,7 +89,8 @@ public final class RayClusters {
                 .addToLabels(RayLabels.GROUP, group)
                 .addToLabels(RayLabels.NODE_TYPE, nodeType)
                 .endMetadata()
-                .withNewSpec().addNewContainer().withName("ray").withImage("rayproject/ray:2.41.0").endContainer().endSpec()
+                .withNewSpec().addNewContainer().withName("ray").withImage("rayproject/ray:2.41.0")
+                .withEnv(NodeEnv.written(true, true)).endContainer().endSpec()
                 .withNewStatus().withPhase(phase).endStatus()
                 .build();
     }

@@ -2,6 +2,7 @@ package dev.rayscale.sim.demo;
 
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ClusterVersions;
 import dev.rayscale.events.RayscaleEvent;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
@@ -58,6 +59,7 @@ public final class AuditTrail implements AutoCloseable {
     private final Consumer<ScaleDecision> onDecision;
     private final Consumer<ActuationResult> onActuation;
     private volatile Instant lastSnapshotAt = Instant.EPOCH;
+    private volatile ClusterVersions versions;
     private volatile long unreadable;
     private volatile boolean running = true;
 
@@ -122,6 +124,7 @@ public final class AuditTrail implements AutoCloseable {
         if (event instanceof ClusterSnapshot snapshot) {
             snapshotIds.add(snapshot.id());
             lastSnapshotAt = snapshot.observedAt();
+            versions = snapshot.versions() != null ? snapshot.versions() : versions;
         } else if (event instanceof ScaleDecision decision) {
             decisions.add(decision);
             onDecision.accept(decision);
@@ -152,6 +155,11 @@ public final class AuditTrail implements AutoCloseable {
     /** When the newest snapshot read was observed by the collector. */
     public Instant lastSnapshotAt() {
         return lastSnapshotAt;
+    }
+
+    /** The versions the newest snapshot that said them said; null before any. */
+    public ClusterVersions versions() {
+        return versions;
     }
 
     public List<ScaleDecision> decisions() {

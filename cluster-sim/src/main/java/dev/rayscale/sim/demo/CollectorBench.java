@@ -54,7 +54,7 @@ public final class CollectorBench {
     /** @param podsPerCluster running worker pods in each cluster */
     public static Figures run(int clusters, int podsPerCluster, Duration measured, String bootstrapServers, Path root, Path work,
             List<String> jvmOptions, Consumer<String> out) {
-        ClusterSimulator.ApiServer api = ClusterSimulator.fleetApiServer();
+        ClusterSimulator.ApiServer api = ClusterSimulator.fleetApiServer(false);
         KubernetesClient client = api.client();
         try (FakeGcs gcs = FakeGcs.start()) {
             gcs.serve(GcsStates.state(1).node("head", "head", "headgroup", NodeStatus.RUNNING,

@@ -4,7 +4,9 @@ import dev.rayscale.audit.Digest;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.sim.ClientPath;
 import dev.rayscale.sim.ClusterSimulator;
+import dev.rayscale.sim.RayStatus;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
 import java.io.IOException;
@@ -226,13 +228,30 @@ public final class DemoRun implements AutoCloseable {
         return Duration.between(began, instant).toMillis() / 1000.0 * speed;
     }
 
+    /**
+     * Prints the decision and, verbose, what {@code ray status} shows in the cluster as it arrives, as each kind of client
+     * sees it (docs/ray-versions.md): one that reads Ray's client switch now (the v2 path once Rayscale has set it: what
+     * Rayscale reported to the GCS), and one that decided on the v1 path before (the head's read-only monitor's view).
+     */
     private void printDecision(ScaleDecision decision) {
-        String status = simulator.rayStatus();
+        String status = rayStatus(ClientPath.FRESH);
         rayStatus.put(decision.id(), status);
         out.accept(String.format(Locale.ROOT, "[%5.0fs] decision %s: %s — %s", simSeconds(decision.decidedAt()),
                 decision.id().substring(0, 8), Digest.targets(decision), String.join("; ", decision.reasons())));
         if (verbose) {
+            out.accept("          | ray status, a client reading Ray's client switch now:");
             status.lines().forEach(line -> out.accept("          | " + line));
+            out.accept("          | ray status, a client that took the v1 path before the switch was set:");
+            rayStatus(ClientPath.V1).lines().forEach(line -> out.accept("          | " + line));
+        }
+    }
+
+    /** What ray status prints for a client on {@code path}; what Ray prints when it fails, if it does. */
+    private String rayStatus(ClientPath path) {
+        try {
+            return simulator.rayStatus(path);
+        } catch (RayStatus.Failed failed) {
+            return "Traceback (most recent call last):\n  ...\n" + failed.getMessage();
         }
     }
 

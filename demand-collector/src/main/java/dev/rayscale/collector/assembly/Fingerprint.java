@@ -15,8 +15,9 @@ import java.util.Map;
 
 /**
  * What makes an observation news: what the GCS said (its session, its nodes but not their idle times, its demand) or why
- * it did not answer, the RayCluster's spec generation and the operator's create failures, and each pod's phase, deletion
- * and waiting reason (in name order: the informers list pods in no set order). Not the GCS's own version, which every
+ * it did not answer, the Ray version its head recorded, the RayCluster's spec generation and the operator's create
+ * failures, and each pod's phase, deletion, waiting reason and the KubeRay that made it (in name order: the informers list
+ * pods in no set order). Not the GCS's own version, which every
  * read bumps (fact A1.2).
  *
  * <p>The collector keeps one per cluster between polls, so everything but the demand (which the GCS aggregates by shape,
@@ -30,8 +31,9 @@ public record Fingerprint(Demand demand, HashCode digest) {
     private static final HashFunction DIGEST = Hashing.murmur3_128();
     private static final Comparator<RayPod> BY_NAME = Comparator.comparing(RayPod::name);
 
-    public static Fingerprint of(RayCluster cluster, List<RayPod> pods, GcsRead read) {
+    public static Fingerprint of(RayCluster cluster, List<RayPod> pods, GcsRead read, String gcsRayVersion) {
         Hasher digest = DIGEST.newHasher();
+        text(digest, gcsRayVersion);
         Demand demand = null;
         if (read instanceof GcsRead.Answered answered) {
             demand = answered.state().demand();
@@ -51,6 +53,7 @@ public record Fingerprint(Demand demand, HashCode digest) {
             text(digest, pod.phase());
             digest.putBoolean(pod.terminating());
             text(digest, pod.waitingReason());
+            digest.putInt(pod.kubeRay() == null ? -1 : pod.kubeRay().ordinal());
         });
         return new Fingerprint(demand, digest.hash());
     }

@@ -3,6 +3,9 @@ package dev.rayscale.collector.assembly;
 /** The outcome of one read of a cluster's GCS. */
 public sealed interface GcsRead {
 
+    /** The code of a GCS that does not serve the autoscaler state service: a Ray before it (fact D54). */
+    String NO_AUTOSCALER_SERVICE = "UNIMPLEMENTED";
+
     /** The GCS answered. */
     record Answered(RayState state) implements GcsRead {
     }

@@ -6,6 +6,7 @@ import dev.rayscale.events.Quantity;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.codec.EventJson;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.math.BigDecimal;
@@ -26,16 +27,28 @@ import java.util.TreeMap;
  *   <li>memory: {@code memory}, else {@code limits.memory}, else {@code requests.memory}, in bytes;</li>
  *   <li>custom resources from the {@code resources} parameter (a JSON object), then the group's own
  *       {@code resources} field (KubeRay 1.5+), which wins;</li>
- *   <li>labels from the {@code labels} parameter ({@code k=v,k2=v2} or JSON), then the group's own
- *       {@code labels} field.</li>
+ *   <li>labels: Ray's defaults first, then the {@code labels} parameter ({@code k=v,k2=v2} or JSON), then the group's own
+ *       {@code labels} field, each later one winning, as Ray resolves them ({@code _resolve_labels}). Ray's defaults
+ *       ({@code _get_default_labels}, fact D53) come from the environment: {@code ray.io/node-group} from
+ *       {@code RAY_NODE_TYPE_NAME}, which KubeRay sets to the group's name, and {@code ray.io/market-type},
+ *       {@code ray.io/availability-region} and {@code ray.io/availability-zone} from {@code RAY_NODE_MARKET_TYPE},
+ *       {@code RAY_NODE_REGION} and {@code RAY_NODE_ZONE} when the template sets them. So demand that selects them can
+ *       scale a group up from zero, as it could not with Ray's own autoscaler, which gives a node type only its configured
+ *       labels.</li>
  * </ul>
  * The Ray container is the pod template's first container.
  */
 public record NodeShape(Resources resources, Map<String, String> labels) {
 
+    /** Ray's default node label keys ({@code src/ray/common/constants.h}). */
+    public static final String NODE_GROUP_LABEL = "ray.io/node-group";
+    private static final Map<String, String> LABELS_FROM_ENV = Map.of("RAY_NODE_MARKET_TYPE", "ray.io/market-type",
+            "RAY_NODE_REGION", "ray.io/availability-region", "RAY_NODE_ZONE", "ray.io/availability-zone");
+
     private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() { };
 
-    public static NodeShape of(Map<String, String> rayStartParams, PodTemplateSpec template,
+    /** @param group the group's name, which KubeRay puts in {@code RAY_NODE_TYPE_NAME} ({@code headgroup} for the head) */
+    public static NodeShape of(String group, Map<String, String> rayStartParams, PodTemplateSpec template,
             Map<String, String> groupResources, Map<String, String> groupLabels) {
         Map<String, String> params = rayStartParams == null ? Map.of() : rayStartParams;
         ResourceRequirements container = rayContainer(template);
@@ -49,11 +62,27 @@ public record NodeShape(Resources resources, Map<String, String> labels) {
         if (groupResources != null) {
             groupResources.forEach((name, value) -> amounts.put(name, kubernetesQuantity(value)));
         }
-        Map<String, String> labels = new TreeMap<>(parseLabels(params.get("labels")));
+        Map<String, String> labels = new TreeMap<>(defaultLabels(group, template));
+        labels.putAll(parseLabels(params.get("labels")));
         if (groupLabels != null) {
             labels.putAll(groupLabels);
         }
         return new NodeShape(Resources.of(amounts), labels);
+    }
+
+    private static Map<String, String> defaultLabels(String group, PodTemplateSpec template) {
+        Map<String, String> labels = new TreeMap<>();
+        labels.put(NODE_GROUP_LABEL, group);
+        if (template != null && template.getSpec() != null && template.getSpec().getContainers() != null
+                && !template.getSpec().getContainers().isEmpty() && template.getSpec().getContainers().get(0).getEnv() != null) {
+            for (EnvVar variable : template.getSpec().getContainers().get(0).getEnv()) {
+                String label = LABELS_FROM_ENV.get(variable.getName());
+                if (label != null && variable.getValue() != null && !variable.getValue().isBlank()) {
+                    labels.put(label, variable.getValue().trim());
+                }
+            }
+        }
+        return labels;
     }
 
     private static ResourceRequirements rayContainer(PodTemplateSpec template) {

@@ -1,7 +1,10 @@
 package dev.rayscale.collector.assembly;
 
+import dev.rayscale.events.KubeRayGeneration;
+import dev.rayscale.kuberay.NodeEnv;
 import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -25,9 +28,11 @@ import java.util.Objects;
  * @param phase         the pod's phase, or null before the kubelet reports one
  * @param waitingReason why it is not running yet: its PodScheduled condition's reason when that is False
  *                      (Unschedulable), else its first waiting container's reason; null if neither
+ * @param kubeRay       which KubeRay made the pod, by what its Ray container carries ({@link KubeRayGeneration}); null for a
+ *                      pod with no container
  */
 public record RayPod(String namespace, String name, String resourceVersion, String clusterId, String nodeType, String group,
-        String replica, Instant created, boolean terminating, String phase, String waitingReason) {
+        String replica, Instant created, boolean terminating, String phase, String waitingReason, KubeRayGeneration kubeRay) {
 
     /** @param replicaLabel the pod label naming a multi-host replica */
     public static RayPod of(Pod pod, String replicaLabel) {
@@ -39,7 +44,23 @@ public record RayPod(String namespace, String name, String resourceVersion, Stri
                 cluster == null ? null : shared(namespace + "/" + cluster), shared(labels.get(RayLabels.NODE_TYPE)),
                 shared(labels.get(RayLabels.GROUP)), shared(labels.get(replicaLabel)), instant(pod.getMetadata().getCreationTimestamp()),
                 pod.getMetadata().getDeletionTimestamp() != null, status == null ? null : shared(status.getPhase()),
-                status == null ? null : shared(waitingReason(status)));
+                status == null ? null : shared(waitingReason(status)), generation(pod));
+    }
+
+    /**
+     * The KubeRay that made the pod: its Ray container (the first) gets {@code RAY_CLOUD_INSTANCE_ID} from v1.1.0 and
+     * {@code RAY_CLUSTER_NAMESPACE} from v1.6.0, on head and worker pods alike ({@code setContainerEnvVars}).
+     */
+    static KubeRayGeneration generation(Pod pod) {
+        if (pod.getSpec() == null || pod.getSpec().getContainers() == null || pod.getSpec().getContainers().isEmpty()) {
+            return null;
+        }
+        List<EnvVar> env = Objects.requireNonNullElse(pod.getSpec().getContainers().get(0).getEnv(), List.of());
+        if (env.stream().noneMatch(variable -> NodeEnv.INSTANCE_ID.equals(variable.getName()))) {
+            return KubeRayGeneration.BEFORE_1_1;
+        }
+        return env.stream().anyMatch(variable -> NodeEnv.CLUSTER_NAMESPACE.equals(variable.getName()))
+                ? KubeRayGeneration.FROM_1_6 : KubeRayGeneration.FROM_1_1;
     }
 
     public boolean worker() {

@@ -13,6 +13,7 @@ import dev.rayscale.events.ResourceConstraint;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.TaskDemand;
+import dev.rayscale.gcs.proto.BundleSelector;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.GangResourceRequest;
@@ -72,6 +73,11 @@ public record RayState(long stateVersion, String sessionName, List<RayNode> node
         };
     }
 
+    /** The same state, its {@code request_resources} floor replaced by {@code floor} (read from the GCS's KV, fact D48). */
+    public RayState withConstraints(List<ResourceConstraint> floor) {
+        return new RayState(stateVersion, sessionName, nodes, new Demand(demand.tasks(), demand.gangs(), floor));
+    }
+
     /** Shape and label selectors: the GCS aggregates pending demand by both (fact A5.21, C43). */
     private record DemandKey(Resources shape, List<LabelSelector> selectors) {
     }
@@ -113,17 +119,37 @@ public record RayState(long stateVersion, String sessionName, List<RayNode> node
     private static List<GangDemand> gangs(List<GangResourceRequest> requests) {
         List<GangDemand> gangs = new ArrayList<>();
         for (GangResourceRequest gang : requests) {
-            if (gang.getRequestsCount() == 0) {
+            List<ResourceRequest> bundles = bundlesOf(gang);
+            if (bundles.isEmpty()) {
                 continue;
             }
-            List<Resources> bundles = gang.getRequestsList().stream().map(request -> resources(request.getResourcesBundleMap())).toList();
-            gangs.add(new GangDemand(gangId(gang), strategy(gang), bundles, gang.getDetails().isEmpty() ? null : gang.getDetails()));
+            gangs.add(new GangDemand(gangId(bundles, gang), strategy(bundles, gang), bundles.stream().map(request -> resources(request.getResourcesBundleMap())).toList(),
+                    gang.getDetails().isEmpty() ? null : gang.getDetails(), bundles.stream().map(RayState::selectors).toList()));
         }
         return gangs;
     }
 
-    private static PlacementStrategy strategy(GangResourceRequest gang) {
-        for (ResourceRequest request : gang.getRequestsList()) {
+    /**
+     * A placement group's unplaced bundles (fact D52): its first bundle selector, which carries each bundle's label
+     * selectors, Ray's first choice (today's GCS sends one: "Multiple will be added when we implement the fallback
+     * mechanism", {@code GetPendingGangResourceRequests}); the deprecated {@code requests} only when there is none. A GCS of
+     * about Ray 2.48 sent one bundle selector per bundle (fixed by ray-project/ray PR 55106): as many selectors of one
+     * request each as there are requests are read as the bundles of one group, not as fallbacks.
+     */
+    private static List<ResourceRequest> bundlesOf(GangResourceRequest gang) {
+        List<BundleSelector> selectors = gang.getBundleSelectorsList();
+        if (selectors.isEmpty()) {
+            return gang.getRequestsList();
+        }
+        if (selectors.size() > 1 && selectors.size() == gang.getRequestsCount()
+                && selectors.stream().allMatch(selector -> selector.getResourceRequestsCount() == 1)) {
+            return selectors.stream().map(selector -> selector.getResourceRequests(0)).toList();
+        }
+        return selectors.get(0).getResourceRequestsList();
+    }
+
+    private static PlacementStrategy strategy(List<ResourceRequest> bundles, GangResourceRequest gang) {
+        for (ResourceRequest request : bundles) {
             for (PlacementConstraint constraint : request.getPlacementConstraintsList()) {
                 if (constraint.hasAffinity()) {
                     return PlacementStrategy.STRICT_PACK;
@@ -138,8 +164,8 @@ public record RayState(long stateVersion, String sessionName, List<RayNode> node
     }
 
     /** The placement group's id: from its constraint label, else from its details, else a digest of its bundles. */
-    private static String gangId(GangResourceRequest gang) {
-        for (ResourceRequest request : gang.getRequestsList()) {
+    private static String gangId(List<ResourceRequest> bundles, GangResourceRequest gang) {
+        for (ResourceRequest request : bundles) {
             for (PlacementConstraint constraint : request.getPlacementConstraintsList()) {
                 String label = constraint.hasAffinity() ? constraint.getAffinity().getLabelName() : constraint.getAntiAffinity().getLabelName();
                 if (label.startsWith(PG_LABEL_PREFIX)) {
@@ -152,7 +178,7 @@ public record RayState(long stateVersion, String sessionName, List<RayNode> node
         if (colon > 0) {
             return details.substring(0, colon);
         }
-        return "unnamed-" + Integer.toHexString(gang.getRequestsList().hashCode());
+        return "unnamed-" + Integer.toHexString(bundles.hashCode());
     }
 
     private static List<ResourceConstraint> constraints(List<ClusterResourceConstraint> constraints) {

@@ -2,6 +2,7 @@ package dev.rayscale.collector.assembly;
 
 import dev.rayscale.events.ClusterRef;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ClusterVersions;
 import dev.rayscale.events.Demand;
 import dev.rayscale.events.GcsSource;
 import dev.rayscale.events.HeadGroup;
@@ -36,8 +37,9 @@ public final class SnapshotAssembler {
     private SnapshotAssembler() {
     }
 
+    /** @param versions what the cluster runs and what Rayscale does there ({@link SupportMatrix}) */
     public static ClusterSnapshot assemble(RayCluster cluster, List<RayPod> pods, GcsRead gcs, KubernetesSource kubernetes,
-            Instant observedAt, long sequence) {
+            Instant observedAt, long sequence, ClusterVersions versions) {
         ClusterRef ref = new ClusterRef(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid());
         List<RayPod> workers = pods.stream().filter(pod -> pod.worker() && !pod.terminating()).toList();
         GcsSource source;
@@ -56,7 +58,7 @@ public final class SnapshotAssembler {
         }
         return new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, ref.id() + "@" + sequence, ref, sequence, observedAt,
                 new SourceHealth(source, kubernetes), ClusterPolicy.of(cluster), headGroup(cluster.getSpec().getHeadGroupSpec()),
-                workerGroups(cluster, pods), nodes, pending, demand);
+                workerGroups(cluster, pods), nodes, pending, demand, versions);
     }
 
     /** Each node with what Kubernetes says of its pod: a node may outlive a pod that vanished abruptly (fact A4.19). */
@@ -92,7 +94,7 @@ public final class SnapshotAssembler {
         if (head == null) {
             return new HeadGroup(HEAD_GROUP, null, null);
         }
-        NodeShape shape = NodeShape.of(head.getRayStartParams(), head.getTemplate(), head.getResources(), head.getLabels());
+        NodeShape shape = NodeShape.of(HEAD_GROUP, head.getRayStartParams(), head.getTemplate(), head.getResources(), head.getLabels());
         return new HeadGroup(HEAD_GROUP, shape.resources(), shape.labels());
     }
 
@@ -105,7 +107,7 @@ public final class SnapshotAssembler {
         Map<String, String> launchFailures = LaunchFailures.byGroup(cluster, pods);
         for (int index = 0; index < specs.size(); index++) {
             WorkerGroupSpecs spec = specs.get(index);
-            NodeShape shape = NodeShape.of(spec.getRayStartParams(), spec.getTemplate(), spec.getResources(), spec.getLabels());
+            NodeShape shape = NodeShape.of(spec.getGroupName(), spec.getRayStartParams(), spec.getTemplate(), spec.getResources(), spec.getLabels());
             List<String> workersToDelete = spec.getScaleStrategy() == null || spec.getScaleStrategy().getWorkersToDelete() == null
                     ? List.of() : spec.getScaleStrategy().getWorkersToDelete();
             groups.add(new WorkerGroup(spec.getGroupName(), index, orZero(spec.getReplicas()), orZero(spec.getMinReplicas()),

@@ -52,11 +52,28 @@ class NodeShapeTest {
 
     @Test
     void groupResourcesAndLabelsFieldsWin() {
-        NodeShape shape = NodeShape.of(Map.of("num-cpus", "4", "labels", "tier=std,zone=a"), template(Map.of(), Map.of()),
+        NodeShape shape = NodeShape.of("std", Map.of("num-cpus", "4", "labels", "tier=std,zone=a"), template(Map.of(), Map.of()),
                 Map.of("CPU", "2", "special", "3"), Map.of("zone", "b"));
 
         assertThat(shape.resources()).isEqualTo(Resources.of("CPU", "2", "special", "3"));
-        assertThat(shape.labels()).containsExactlyInAnyOrderEntriesOf(Map.of("tier", "std", "zone", "b"));
+        assertThat(shape.labels()).containsExactlyInAnyOrderEntriesOf(Map.of("tier", "std", "zone", "b", "ray.io/node-group", "std"));
+    }
+
+    /**
+     * Fact D53: Ray labels each node from its environment (_get_default_labels): ray.io/node-group from RAY_NODE_TYPE_NAME,
+     * which KubeRay sets to the group's name, the market, region and zone from RAY_NODE_MARKET_TYPE, RAY_NODE_REGION and
+     * RAY_NODE_ZONE when set; labels the user gives win (_resolve_labels).
+     */
+    @Test
+    void raysDefaultLabelsAsARayNodeOfTheGroupWouldCarryThem() {
+        PodTemplateSpec spot = new PodTemplateSpecBuilder().withNewSpec().addNewContainer().withName("ray")
+                .addNewEnv().withName("RAY_NODE_MARKET_TYPE").withValue("SPOT").endEnv()
+                .addNewEnv().withName("RAY_NODE_ZONE").withValue("us-east1-b").endEnv().endContainer().endSpec().build();
+
+        assertThat(NodeShape.of("gpu", Map.of(), spot, null, null).labels()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "ray.io/node-group", "gpu", "ray.io/market-type", "SPOT", "ray.io/availability-zone", "us-east1-b"));
+        assertThat(NodeShape.of("gpu", Map.of("labels", "ray.io/market-type=ON_DEMAND"), spot, null, null).labels())
+                .containsEntry("ray.io/market-type", "ON_DEMAND");
     }
 
     @Test
@@ -66,7 +83,7 @@ class NodeShapeTest {
     }
 
     private static NodeShape shape(Map<String, String> params, PodTemplateSpec template) {
-        return NodeShape.of(params, template, null, null);
+        return NodeShape.of("group", params, template, null, null);
     }
 
     private static String cpu(NodeShape shape) {

@@ -7,6 +7,8 @@ import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.PendingPod;
 import dev.rayscale.gcs.proto.NodeStatus;
+import dev.rayscale.events.KubeRayGeneration;
+import dev.rayscale.kuberay.NodeEnv;
 import dev.rayscale.kuberay.RayLabels;
 import dev.rayscale.sim.GcsStates;
 import dev.rayscale.testsupport.RayClusters;
@@ -31,7 +33,7 @@ class RayPodTest {
                 .addToLabels(REPLICA_LABEL, "small-group-0").endMetadata().build(), REPLICA_LABEL);
 
         assertThat(pod).isEqualTo(new RayPod("default", "rc-small-group-worker-a", "40", "default/rc", "worker", "small-group",
-                "small-group-0", Instant.parse("2026-12-01T10:00:00Z"), false, "Running", null));
+                "small-group-0", Instant.parse("2026-12-01T10:00:00Z"), false, "Running", null, KubeRayGeneration.BEFORE_1_1));
         assertThat(pod.worker()).isTrue();
     }
 
@@ -58,7 +60,21 @@ class RayPodTest {
                 .withCreationTimestamp("yesterday").endMetadata().build();
 
         assertThat(RayPod.of(bare, REPLICA_LABEL)).isEqualTo(new RayPod("default", "stray", null, null, null, null, null, null,
-                false, null, null));
+                false, null, null, null));
+    }
+
+    /** What the Ray container carries tells the KubeRay that made the pod (kuberay's tags v1.1.0 and v1.6.0, setContainerEnvVars). */
+    @Test
+    void theRayContainersEnvironmentTellsWhichKubeRayMadeThePod() {
+        PodBuilder withInstanceId = pod("rc-small-group-worker-a", "worker", "small-group", "Running").editSpec().editFirstContainer()
+                .addNewEnv().withName(NodeEnv.INSTANCE_ID).withNewValueFrom().withNewFieldRef("v1", "metadata.name").endValueFrom().endEnv()
+                .endContainer().endSpec();
+
+        assertThat(RayPod.of(pod("rc-head", "head", "headgroup", "Running").build(), REPLICA_LABEL).kubeRay())
+                .isEqualTo(KubeRayGeneration.BEFORE_1_1);
+        assertThat(RayPod.of(withInstanceId.build(), REPLICA_LABEL).kubeRay()).isEqualTo(KubeRayGeneration.FROM_1_1);
+        assertThat(RayPod.of(withInstanceId.editSpec().editFirstContainer().addNewEnv().withName(NodeEnv.CLUSTER_NAMESPACE).endEnv()
+                .endContainer().endSpec().build(), REPLICA_LABEL).kubeRay()).isEqualTo(KubeRayGeneration.FROM_1_6);
     }
 
     @Test
@@ -88,7 +104,7 @@ class RayPodTest {
                 .node("node-a", "rc-small-group-worker-a", "small-group", NodeStatus.RUNNING, CPU, Map.of("CPU", 1.0), 0)
                 .build(), pod -> null));
 
-        ClusterSnapshot snapshot = SnapshotAssembler.assemble(CLUSTER, pods, read, KubernetesSource.ok("41", 2), Instant.EPOCH, 3);
+        ClusterSnapshot snapshot = SnapshotAssembler.assemble(CLUSTER, pods, read, KubernetesSource.ok("41", 2), Instant.EPOCH, 3, null);
 
         assertThat(snapshot.pendingPods()).extracting(PendingPod::podName, PendingPod::phase, PendingPod::reason, PendingPod::createdAt)
                 .containsExactlyInAnyOrder(

@@ -11,7 +11,9 @@ import dev.rayscale.events.RayNode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.TaskDemand;
+import dev.rayscale.gcs.proto.BundleSelector;
 import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.GangResourceRequest;
 import dev.rayscale.gcs.proto.LabelSelector;
 import dev.rayscale.gcs.proto.LabelSelectorConstraint;
 import dev.rayscale.gcs.proto.LabelSelectorOperator;
@@ -40,6 +42,34 @@ class RayStateTest {
                 org.assertj.core.groups.Tuple.tuple("dd04", PlacementStrategy.SPREAD));
         assertThat(state.demand().gangs().get(0).bundles()).containsExactly(
                 Resources.of("CPU", "2"), Resources.of("CPU", "2"), Resources.of("CPU", "2"));
+    }
+
+    /**
+     * Fact D52: a placement group's label selectors come in its bundle selector only (GetPendingGangResourceRequests); the
+     * deprecated requests are read only when there is no bundle selector; a GCS of about Ray 2.48 sent one bundle selector
+     * per bundle (fixed by ray-project/ray PR 55106), read as one group's bundles, not as fallbacks.
+     */
+    @Test
+    void readsEachBundlesLabelSelectorsFromTheBundleSelector() {
+        GangResourceRequest current = GcsStates.state(1).gang("aa01", "PACK", List.of(Map.of("CPU", 1.0), Map.of("CPU", 2.0)),
+                List.of(Map.of("ray.io/node-group", "gpu"), Map.of())).build().getPendingGangResourceRequests(0);
+        GangResourceRequest onePerBundle = current.toBuilder().clearBundleSelectors()
+                .addBundleSelectors(BundleSelector.newBuilder().addResourceRequests(current.getBundleSelectors(0).getResourceRequests(0)))
+                .addBundleSelectors(BundleSelector.newBuilder().addResourceRequests(current.getBundleSelectors(0).getResourceRequests(1))).build();
+        GangResourceRequest deprecatedOnly = current.toBuilder().clearBundleSelectors().build();
+        List<dev.rayscale.events.LabelSelector> gpu = List.of(new dev.rayscale.events.LabelSelector(
+                List.of(new LabelConstraint("ray.io/node-group", LabelOperator.IN, List.of("gpu")))));
+
+        for (GangResourceRequest read : List.of(current, onePerBundle)) {
+            GangDemand gang = RayState.of(ClusterResourceState.newBuilder().addPendingGangResourceRequests(read).build(), pod -> null)
+                    .demand().gangs().get(0);
+            assertThat(gang.bundles()).containsExactly(Resources.of("CPU", "1"), Resources.of("CPU", "2"));
+            assertThat(gang.bundleLabelSelectors()).containsExactly(gpu, List.of());
+        }
+        GangDemand deprecated = RayState.of(ClusterResourceState.newBuilder().addPendingGangResourceRequests(deprecatedOnly).build(), pod -> null)
+                .demand().gangs().get(0);
+        assertThat(deprecated.bundles()).hasSize(2);
+        assertThat(deprecated.bundleLabelSelectors()).as("the deprecated requests carry none").isEmpty();
     }
 
     @Test

@@ -66,19 +66,19 @@ class SnapshotAssemblerTest {
     @MethodSource("cases")
     void assembles(Case assemblyCase) {
         assemblyCase.then().accept(SnapshotAssembler.assemble(CLUSTER, assemblyCase.pods(), assemblyCase.gcs(), KubernetesSource.ok("41", 2),
-                Instant.EPOCH, 3));
+                Instant.EPOCH, 3, null));
     }
 
     @Test
     void newsIsWhatTheGcsSaysNotItsVersionWhichEveryReadBumps() {
         List<RayPod> pods = List.of(ray(RayClusters.headPod(CLUSTER, "rc-head")));
 
-        Fingerprint read = Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).tasks(CPU, 15)));
+        Fingerprint read = Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).tasks(CPU, 15)), null);
 
-        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 15)))).isEqualTo(read);
-        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 16)))).isNotEqualTo(read);
-        assertThat(Fingerprint.of(CLUSTER, pods, new GcsRead.Failed("UNAVAILABLE", "refused"))).isNotEqualTo(read)
-                .isNotEqualTo(Fingerprint.of(CLUSTER, pods, new GcsRead.Failed("DEADLINE_EXCEEDED", "slow")));
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 15)), null)).isEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(8).tasks(CPU, 16)), null)).isNotEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, pods, new GcsRead.Failed("UNAVAILABLE", "refused"), null)).isNotEqualTo(read)
+                .isNotEqualTo(Fingerprint.of(CLUSTER, pods, new GcsRead.Failed("DEADLINE_EXCEEDED", "slow"), null));
     }
 
     @Test
@@ -87,16 +87,16 @@ class SnapshotAssemblerTest {
         RayPod worker = ray(RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Pending"));
         GcsRead idle = answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 1_000));
 
-        Fingerprint read = Fingerprint.of(CLUSTER, List.of(head, worker), idle);
+        Fingerprint read = Fingerprint.of(CLUSTER, List.of(head, worker), idle, null);
 
         assertThat(Fingerprint.of(CLUSTER, List.of(worker, head),
-                answered(GcsStates.state(8).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 61_000))))
+                answered(GcsStates.state(8).node("node-a", "rc-worker-a", "small-group", NodeStatus.IDLE, CPU, CPU, 61_000)), null))
                 .isEqualTo(read);
-        assertThat(Fingerprint.of(CLUSTER, List.of(head, ray(RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running"))), idle))
+        assertThat(Fingerprint.of(CLUSTER, List.of(head, ray(RayClusters.workerPod(CLUSTER, "small-group", "rc-worker-a", "Running"))), idle, null))
                 .isNotEqualTo(read);
-        assertThat(Fingerprint.of(CLUSTER, List.of(head), idle)).isNotEqualTo(read);
+        assertThat(Fingerprint.of(CLUSTER, List.of(head), idle, null)).isNotEqualTo(read);
         assertThat(Fingerprint.of(CLUSTER, List.of(head, worker),
-                answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.RUNNING, CPU, Map.of("CPU", 0.0), 0))))
+                answered(GcsStates.state(7).node("node-a", "rc-worker-a", "small-group", NodeStatus.RUNNING, CPU, Map.of("CPU", 0.0), 0)), null))
                 .isNotEqualTo(read);
     }
 
@@ -105,14 +105,14 @@ class SnapshotAssemblerTest {
         List<RayPod> pods = List.of(ray(RayClusters.headPod(CLUSTER, "rc-head")));
         // Node ids are sent as bytes and read as hex: "a" is "61", "ab" is "6162", so both nodes' id and pod name run
         // together to "6162c"; only a digest that marks where each text ends tells them apart.
-        Fingerprint read = Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).node("a", "62c", "small-group", NodeStatus.IDLE, CPU, CPU, 0)));
+        Fingerprint read = Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).node("a", "62c", "small-group", NodeStatus.IDLE, CPU, CPU, 0)), null);
 
-        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).node("ab", "c", "small-group", NodeStatus.IDLE, CPU, CPU, 0))))
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(7).node("ab", "c", "small-group", NodeStatus.IDLE, CPU, CPU, 0)), null))
                 .isNotEqualTo(read);
         assertThat(Fingerprint.of(CLUSTER, pods,
-                answered(GcsStates.state(7).node("a", "62c", "small-group", NodeStatus.IDLE, Map.of("CPU", 2.0), CPU, 0))))
+                answered(GcsStates.state(7).node("a", "62c", "small-group", NodeStatus.IDLE, Map.of("CPU", 2.0), CPU, 0)), null))
                 .isNotEqualTo(read);
-        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(9).node("a", "62c", "small-group", NodeStatus.IDLE, CPU, CPU, 5))))
+        assertThat(Fingerprint.of(CLUSTER, pods, answered(GcsStates.state(9).node("a", "62c", "small-group", NodeStatus.IDLE, CPU, CPU, 5)), null))
                 .isEqualTo(read);
     }
 

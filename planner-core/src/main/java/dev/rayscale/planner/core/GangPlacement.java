@@ -2,6 +2,9 @@ package dev.rayscale.planner.core;
 
 import dev.rayscale.events.GangDemand;
 import dev.rayscale.events.InfeasibleDemand;
+import dev.rayscale.events.InfeasibleReason;
+import dev.rayscale.events.LabelConstraint;
+import dev.rayscale.events.LabelSelector;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ShapeCount;
@@ -10,12 +13,15 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Placement groups, each all or nothing, in Ray's order: those with more placement constraints
  * first, then those with more bundles (ties by id, so that input order does not matter).
  * STRICT_PACK is one merged bundle on one node; STRICT_SPREAD puts every bundle on a different node;
- * PACK fills nodes in turn; SPREAD uses distinct nodes among those that exist and packs the rest.
+ * PACK fills nodes in turn; SPREAD uses distinct nodes among those that exist and packs the rest. A bundle that selects
+ * labels ({@code bundle_label_selector}, fact D52) goes only where its first satisfiable selector matches, as a task does;
+ * a STRICT_PACK group's one node must match every bundle's.
  */
 final class GangPlacement {
 
@@ -32,14 +38,20 @@ final class GangPlacement {
         gangs.sort(RAY_ORDER);
         for (int number = 0; number < gangs.size(); number++) {
             GangDemand gang = gangs.get(number);
+            List<LabelSelector> selectors = selectors(plan, gang);
+            if (selectors.contains(LabelChoice.UNMATCHABLE)) {
+                plan.infeasible.add(InfeasibleDemand.gang(gang.id(), bundles(gang), InfeasibleReason.LABELS_UNMATCHED,
+                        "no node or worker group matches the label selectors of a bundle: " + gang.bundleLabelSelectors()));
+                continue;
+            }
             Ledger ledger = new Ledger(Pool.DEMAND);
-            List<Request> requests = requests(plan, gang, number);
+            List<Request> requests = requests(plan, gang, selectors, number);
             place(gang.strategy(), requests, packer, ledger);
             Request left = ledger.commitIfComplete(plan, requests);
             if (left == null) {
                 continue;
             }
-            Infeasibility.Why why = Infeasibility.of(plan, left.shape, null);
+            Infeasibility.Why why = Infeasibility.of(plan, left.shape, left.selector);
             plan.infeasible.add(InfeasibleDemand.gang(gang.id(), bundles(gang), why.reason(),
                     gang.strategy() + " placement group of " + gang.bundles().size() + " bundle(s) cannot be placed whole: " + why.detail()));
         }
@@ -58,19 +70,37 @@ final class GangPlacement {
         packer.openNodes(requests, Group.Need.GANGS, ledger);
     }
 
-    private static List<Request> requests(Plan plan, GangDemand gang, int number) {
+    private static List<Request> requests(Plan plan, GangDemand gang, List<LabelSelector> selectors, int number) {
         return switch (gang.strategy()) {
             case STRICT_PACK -> new Requests(plan, -1)
-                    .add(gang.bundles().stream().reduce(Resources.NONE, Resources::plus), 1, null).sorted();
-            case STRICT_SPREAD, SPREAD -> bundleRequests(plan, gang, number);
-            case PACK -> bundleRequests(plan, gang, -1);
+                    .add(gang.bundles().stream().reduce(Resources.NONE, Resources::plus), 1, all(selectors)).sorted();
+            case STRICT_SPREAD, SPREAD -> bundleRequests(plan, gang, selectors, number);
+            case PACK -> bundleRequests(plan, gang, selectors, -1);
         };
     }
 
-    private static List<Request> bundleRequests(Plan plan, GangDemand gang, int spreadGang) {
+    private static List<Request> bundleRequests(Plan plan, GangDemand gang, List<LabelSelector> selectors, int spreadGang) {
         Requests requests = new Requests(plan, spreadGang);
-        gang.bundles().forEach(bundle -> requests.add(bundle, 1, null));
+        for (int i = 0; i < gang.bundles().size(); i++) {
+            requests.add(gang.bundles().get(i), 1, selectors.get(i));
+        }
         return requests.sorted();
+    }
+
+    /** Each bundle's selector to apply (null for none), or {@link LabelChoice#UNMATCHABLE}. */
+    private static List<LabelSelector> selectors(Plan plan, GangDemand gang) {
+        List<LabelSelector> chosen = new ArrayList<>();
+        for (int i = 0; i < gang.bundles().size(); i++) {
+            chosen.add(LabelChoice.select(plan, gang.selectorsOf(i)));
+        }
+        return chosen;
+    }
+
+    /** One selector asking all of {@code selectors}: the one node of a STRICT_PACK group holds every bundle; null if none asks anything. */
+    private static LabelSelector all(List<LabelSelector> selectors) {
+        List<LabelConstraint> constraints = selectors.stream().filter(Objects::nonNull).flatMap(selector -> selector.constraints().stream())
+                .distinct().toList();
+        return constraints.isEmpty() ? null : new LabelSelector(constraints);
     }
 
     /** Bundles of Ray's placement constraints: STRICT_PACK and STRICT_SPREAD carry one per bundle. */

@@ -6,6 +6,7 @@ import dev.rayscale.events.Reason;
 import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.SourceStatus;
+import dev.rayscale.events.Support;
 
 /**
  * The scaling planner: one cluster snapshot in, one scale decision out. Pure and deterministic: it
@@ -15,6 +16,7 @@ import dev.rayscale.events.SourceStatus;
  *
  * <p>The steps follow Ray's autoscaler (python/ray/autoscaler/v2/scheduler.py), in its order:
  * <ol>
+ *   <li>change nothing on a cluster whose Ray or KubeRay Rayscale cannot serve safely (the snapshot's versions);</li>
  *   <li>hold the current size if the Ray or Kubernetes state is unknown (minReplicas still apply);</li>
  *   <li>minReplicas (KubeRay creates them from the clamped replicas), then maxReplicas and the
  *       cluster-wide worker cap, shrinking by pods not yet running and idle nodes only;</li>
@@ -24,7 +26,8 @@ import dev.rayscale.events.SourceStatus;
  *   <li>tasks and actors, onto the best-scoring existing or pending node in turn, then new nodes chosen
  *       by Ray's score, held to the upscaling limits; with economical packing, the new nodes made
  *       cheaper where the same demand fits;</li>
- *   <li>idle replicas past their timeout, longest idle first, down to minReplicas;</li>
+ *   <li>idle replicas past their timeout, longest idle first, down to minReplicas, unless the cluster's versions allow no
+ *       safe scale-down (then nothing is removed, neither above maxReplicas nor idle);</li>
  *   <li>replicas whose pods cannot be created are given back once no demand waits for them.</li>
  * </ol>
  * See {@link Packer} for the packing itself.
@@ -45,19 +48,31 @@ public final class Planner {
         EffectivePolicy policy = EffectivePolicy.of(snapshot.policy(), settings);
         Plan plan = Plan.of(snapshot, policy);
         Reason hold = holdReason(snapshot);
-        DecisionMode mode = policy.suspended() ? DecisionMode.FROZEN : hold != null ? DecisionMode.HOLD : DecisionMode.ACTIVE;
-        if (mode == DecisionMode.FROZEN) {
+        boolean unsupported = snapshot.support() == Support.UNSUPPORTED;
+        DecisionMode mode = policy.suspended() || unsupported ? DecisionMode.FROZEN : hold != null ? DecisionMode.HOLD : DecisionMode.ACTIVE;
+        if (unsupported) {
+            plan.because(ReasonCode.VERSION_UNSUPPORTED, "Rayscale cannot serve this cluster's versions safely, so it changes nothing: "
+                    + String.join("; ", snapshot.versions().limits()));
+        } else if (mode == DecisionMode.FROZEN) {
             plan.because(ReasonCode.SUSPENDED, "the cluster is suspended: no change");
         } else if (mode == DecisionMode.HOLD) {
             plan.reasons.add(hold);
         } else {
             Packer packer = new Packer(plan);
-            OverCapacity.apply(plan);
+            boolean scaleDownSafe = snapshot.support() == Support.FULL;
+            if (scaleDownSafe) {
+                OverCapacity.apply(plan);
+            }
             StuckPods.apply(plan);
             ConstraintPlacement.apply(plan, packer);
             GangPlacement.apply(plan, packer);
             TaskPlacement.apply(plan, packer);
-            IdleScaleDown.apply(plan);
+            if (scaleDownSafe) {
+                IdleScaleDown.apply(plan);
+            } else {
+                plan.because(ReasonCode.SCALE_DOWN_UNSAFE, "capacity is added but none removed: "
+                        + String.join("; ", snapshot.versions().limits()));
+            }
             FailedLaunches.apply(plan);
         }
         return DecisionWriter.write(plan, mode, settings);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.rayscale.events.DecisionMode;
 import dev.rayscale.events.DeletionCause;
+import dev.rayscale.events.GangDemand;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.InfeasibleReason;
 import dev.rayscale.events.LabelConstraint;
@@ -24,6 +25,7 @@ import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.ScalingPolicy;
+import dev.rayscale.events.Support;
 import dev.rayscale.events.UpscalingMode;
 import dev.rayscale.events.WorkerGroup;
 import java.math.BigDecimal;
@@ -553,6 +555,33 @@ class PlannerTest {
                                 assertThat(decision.mode()).isEqualTo(DecisionMode.FROZEN);
                                 assertThat(decision.codedReasons()).extracting(Reason::code).containsExactly(ReasonCode.SUSPENDED);
                             }),
+                    when("a cluster whose Ray Rayscale cannot serve is left alone, even below minReplicas",
+                            Snapshots.cluster().group(group("a", 0, 2, 10, "CPU", "1")).tasks(15, "CPU", "1")
+                                .versions("2.5.1", Support.UNSUPPORTED, "Ray 2.5.1 has no autoscaler state service; 2.10.0 is the lowest served"),
+                            decision -> {
+                                assertThat(decision.changesAnything()).isFalse();
+                                assertThat(decision.mode()).isEqualTo(DecisionMode.FROZEN);
+                                assertThat(decision.launches()).isEmpty();
+                                assertThat(decision.codedReasons()).extracting(Reason::code).containsExactly(ReasonCode.VERSION_UNSUPPORTED);
+                                assertThat(decision.reasons().get(0)).contains("Ray 2.5.1 has no autoscaler state service");
+                            }),
+                    when("a cluster whose Ray allows no safe scale-down grows but keeps its idle nodes",
+                            Snapshots.cluster().group(group("cpu4", 3, 0, 2, "CPU", "4"))
+                                .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1)).idle("b", "cpu4", FOUR_CPU, Duration.ofHours(1))
+                                .idle("c", "cpu4", FOUR_CPU, Duration.ofHours(1))
+                                .group(group("cpu1", 0, 0, 10, "CPU", "1")).tasks(40, "CPU", "4").tasks(2, "GPU", "1")
+                                .versions("2.8.1", Support.SCALE_UP_ONLY, "Ray 2.8.1 numbers drain reasons differently; 2.10.0 drains"),
+                            decision -> {
+                                assertThat(decision.mode()).isEqualTo(DecisionMode.ACTIVE);
+                                assertThat(target(decision, "cpu4").toDelete()).as("above maxReplicas and idle, but no node is named").isEmpty();
+                                assertThat(target(decision, "cpu1").targetReplicas()).as("the tasks of 4 CPUs fit no 1-CPU node").isZero();
+                                assertThat(decision.codedReasons()).extracting(Reason::code).contains(ReasonCode.SCALE_DOWN_UNSAFE)
+                                        .doesNotContain(ReasonCode.IDLE_REMOVED, ReasonCode.ABOVE_WORKER_CAP);
+                            }),
+                    when("a cluster whose Ray allows no safe scale-down still scales up",
+                            Snapshots.walkthrough().tasks(15, "CPU", "1")
+                                .versions("2.8.1", Support.SCALE_UP_ONLY, "Ray 2.8.1 numbers drain reasons differently; 2.10.0 drains"),
+                            decision -> assertThat(target(decision, "small-group").targetReplicas()).isEqualTo(15)),
                     when("a suspended group is left alone",
                             Snapshots.cluster().group(new WorkerGroup("paused", 0, 3, 0, 10, 1, FOUR_CPU, Map.of(), List.of(), null, true))
                                 .idle("a", "paused", FOUR_CPU, Duration.ofHours(1))
@@ -597,6 +626,37 @@ class PlannerTest {
                                 assertThat(target(decision, "spot").targetReplicas()).isEqualTo(1);
                                 assertThat(decision.infeasible()).singleElement()
                                         .satisfies(i -> assertThat(i.reason()).isEqualTo(InfeasibleReason.LABELS_UNMATCHED));
+                            }),
+                    when("a placement group's bundles go where their label selectors say (fact D52, bundle_selectors)",
+                            Snapshots.cluster().group(SPOT).group(ON_DEMAND)
+                                .gang(new GangDemand("pg1", PlacementStrategy.PACK, List.of(Resources.of("CPU", "4"), Resources.of("CPU", "4")), null,
+                                        List.of(List.of(selector("market", LabelOperator.IN, "on-demand")), List.of()))),
+                            decision -> {
+                                assertThat(target(decision, "on-demand").targetReplicas()).as("the selecting bundle").isEqualTo(1);
+                                assertThat(target(decision, "spot").targetReplicas() + target(decision, "on-demand").targetReplicas())
+                                        .as("and the free one on a node of its own").isEqualTo(2);
+                            }),
+                    when("a STRICT_PACK group's one node matches every bundle's selector; a bundle no group matches makes its group infeasible",
+                            Snapshots.cluster().group(SPOT).group(ON_DEMAND)
+                                .gang(new GangDemand("pg2", PlacementStrategy.STRICT_PACK, List.of(Resources.of("CPU", "1"), Resources.of("CPU", "1")),
+                                        null, List.of(List.of(), List.of(selector("market", LabelOperator.IN, "spot")))))
+                                .gang(new GangDemand("pg3", PlacementStrategy.PACK, List.of(Resources.of("CPU", "1")), null,
+                                        List.of(List.of(selector("market", LabelOperator.IN, "reserved"))))),
+                            decision -> {
+                                assertThat(target(decision, "spot").targetReplicas()).isEqualTo(1);
+                                assertThat(target(decision, "on-demand").targetReplicas()).isZero();
+                                assertThat(decision.infeasible()).singleElement().satisfies(i -> {
+                                    assertThat(i.gangId()).isEqualTo("pg3");
+                                    assertThat(i.reason()).isEqualTo(InfeasibleReason.LABELS_UNMATCHED);
+                                });
+                            }),
+                    when("Ray's default label ray.io/node-group, given to each group as its nodes carry it, scales a group up from zero (fact D53)",
+                            Snapshots.cluster().group(new WorkerGroup("a", 0, 0, 0, 10, 1, FOUR_CPU, Map.of("ray.io/node-group", "a"), List.of(), null, false))
+                                .group(new WorkerGroup("b", 0, 0, 0, 10, 1, FOUR_CPU, Map.of("ray.io/node-group", "b"), List.of(), null, false))
+                                .tasks(2, List.of(selector("ray.io/node-group", LabelOperator.IN, "b")), "CPU", "4"),
+                            decision -> {
+                                assertThat(target(decision, "b").targetReplicas()).isEqualTo(2);
+                                assertThat(target(decision, "a").targetReplicas()).isZero();
                             }));
         }
 

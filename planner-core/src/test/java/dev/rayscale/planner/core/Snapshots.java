@@ -2,6 +2,7 @@ package dev.rayscale.planner.core;
 
 import dev.rayscale.events.ClusterRef;
 import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.ClusterVersions;
 import dev.rayscale.events.Demand;
 import dev.rayscale.events.GangDemand;
 import dev.rayscale.events.GcsSource;
@@ -18,8 +19,10 @@ import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.ShapeCount;
 import dev.rayscale.events.SourceHealth;
 import dev.rayscale.events.SourceStatus;
+import dev.rayscale.events.Support;
 import dev.rayscale.events.TaskDemand;
 import dev.rayscale.events.UpscalingMode;
+import dev.rayscale.events.VersionSource;
 import dev.rayscale.events.WorkerGroup;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -45,6 +48,7 @@ final class Snapshots {
     private GcsSource gcs = GcsSource.ok(1, "session");
     private KubernetesSource kubernetes = KubernetesSource.ok("100", 1);
     private String id = "snap-1";
+    private ClusterVersions versions;
 
     static Snapshots cluster() {
         return new Snapshots();
@@ -113,6 +117,11 @@ final class Snapshots {
         return this;
     }
 
+    Snapshots gang(GangDemand gang) {
+        gangs.add(gang);
+        return this;
+    }
+
     Snapshots constraint(long count, String... shape) {
         constraints.add(new ResourceConstraint(List.of(new ShapeCount(Resources.of(shape), count))));
         return this;
@@ -173,11 +182,17 @@ final class Snapshots {
         return this;
     }
 
+    /** The cluster runs Ray {@code ray} (read from the GCS), and Rayscale gives it {@code support} for {@code limit}. */
+    Snapshots versions(String ray, Support support, String limit) {
+        versions = new ClusterVersions(ray, VersionSource.GCS, null, support, List.of(limit));
+        return this;
+    }
+
     ClusterSnapshot build() {
         boolean known = gcs.isAvailable();
         return new ClusterSnapshot(ClusterSnapshot.SCHEMA_VERSION, id, new ClusterRef("default", "test", "uid"), 7, NOW,
                 new SourceHealth(gcs, kubernetes), policy, new HeadGroup("headgroup", head, Map.of()), groups,
-                known ? withHead(nodes) : null, known ? pending : null, known ? new Demand(tasks, gangs, constraints) : null);
+                known ? withHead(nodes) : null, known ? pending : null, known ? new Demand(tasks, gangs, constraints) : null, versions);
     }
 
     private List<RayNode> withHead(List<RayNode> workers) {

@@ -1,0 +1,49 @@
+package dev.rayscale.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rayscale.events.Support;
+import dev.rayscale.sim.demo.FleetDemoRun;
+import dev.rayscale.sim.demo.FleetScenario;
+import dev.rayscale.testsupport.TestKafka;
+import java.nio.file.Files;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One Rayscale serving clusters of several Ray and KubeRay generations at once (the shipped scenario mixed-fleet,
+ * docs/ray-versions.md): the supported ones scale as usual, the scale-up-only one grows and keeps its nodes, and each
+ * unsupported one gets a Warning Event and is never patched; nothing breaks an invariant on any of them.
+ */
+class MixedFleetTest {
+
+    @Test
+    void eachClusterGetsWhatItsVersionsAllow() throws Exception {
+        FleetScenario shipped = FleetScenario.shipped("mixed-fleet");
+        FleetScenario scenario = new FleetScenario(shipped.name() + "-" + Long.toHexString(System.nanoTime()).substring(8),
+                shipped.description(), 20, shipped.maxSeconds(), shipped.members());
+        try (FleetDemoRun run = FleetDemoRun.start(scenario, TestKafka.bootstrapServers(), ClosedLoops.ROOT,
+                Files.createTempDirectory("rayscale-e2e"), System.out::println, false)) {
+            assertThat(run.awaitDone()).as("every cluster did what its versions allow").isTrue();
+            List<FleetDemoRun.MemberReport> reports = run.reports();
+
+            assertThat(reports).hasSizeGreaterThanOrEqualTo(6).allSatisfy(report -> assertThat(report.asExpected())
+                    .as("%s: %s", report.member().name(), report).isTrue());
+            assertThat(reports).filteredOn(report -> report.versions().support() == Support.UNSUPPORTED).hasSize(2)
+                    .allSatisfy(report -> assertThat(report.patches()).as("left alone").isZero());
+            assertThat(reports).filteredOn(report -> report.member().name().equals("ray-2-5")).singleElement()
+                    .satisfies(report -> assertThat(report.warnings()).contains("RayVersionUnsupported"));
+            assertThat(reports).filteredOn(report -> report.member().name().equals("kuberay-1-0")).singleElement()
+                    .satisfies(report -> assertThat(report.warnings()).contains("KubeRayVersionUnsupported"));
+            assertThat(reports).filteredOn(report -> report.member().name().equals("ray-2-8")).singleElement().satisfies(report -> {
+                assertThat(report.versions().support()).isEqualTo(Support.SCALE_UP_ONLY);
+                assertThat(report.peakWorkers()).isEqualTo(15);
+                assertThat(report.finalWorkers()).as("nothing removed").isEqualTo(15);
+                assertThat(report.deletions()).isZero();
+            });
+            assertThat(run.invariants().held()).as("busy deletions, GCS crashes, operator deletions: %s", run.invariants()).isTrue();
+            assertThat(run.appliedTwiceAndLost()).containsExactly(0, 0);
+            assertThat(run.unexpectedErrors()).isEmpty();
+        }
+    }
+}
