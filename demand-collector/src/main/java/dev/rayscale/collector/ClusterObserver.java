@@ -8,6 +8,7 @@ import dev.rayscale.collector.assembly.RayState;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.SourceStatus;
+import dev.rayscale.gcs.proto.ClusterResourceConstraint;
 import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
 import dev.rayscale.gcs.proto.GetClusterResourceStateRequest;
 import dev.rayscale.gcs.proto.MutinyAutoscalerStateServiceGrpc;
@@ -26,8 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Reads one cluster: a non-blocking {@code GetClusterResourceState} call to its GCS and, beside it, the
- * {@code request_resources} floor from the GCS's KV ({@link RayKvClient}), with a deadline, joined on their answers with
+ * Reads one cluster: a non-blocking {@code GetClusterResourceState} call to its GCS and, when due, the
+ * {@code request_resources} floor from the GCS's KV ({@link RayKvClient}), each with a deadline, joined on their answers with
  * the RayCluster and pods the informers hold then. A GCS process seen for the first time, and each one every
  * {@link #RECHECK}, is also checked ({@link RayKvClient#check}): the Ray version its head recorded, and the client switch. A
  * failed read is an observation saying why, never an error and never an empty demand.
@@ -43,6 +44,15 @@ final class ClusterObserver implements AutoCloseable {
     private final ClusterInventory inventory;
     private final Duration deadline;
     private final RayKvClient kv;
+    /** How often the KV's request_resources floor is read when nothing says it changed: Ray's v1 monitor loop. */
+    static final Duration FLOOR_EVERY = Duration.ofSeconds(5);
+
+    /** A read of the KV's floor, and the GCS's own constraint when it was made. */
+    private record FloorRead(List<ClusterResourceConstraint> gcs, RayKvClient.Requests kv, Instant at) {
+    }
+
+    /** Each cluster's last read of the KV's floor. */
+    private final Map<String, FloorRead> floors = new ConcurrentHashMap<>();
     /** Each cluster's GCS process, replaced whole on every read. */
     private final Map<String, GcsProcess> processes = new ConcurrentHashMap<>();
 
@@ -69,9 +79,26 @@ final class ClusterObserver implements AutoCloseable {
                 .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
                 .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance())
                 .onItemOrFailure().transform(Answer::new);
-        return Uni.combine().all().unis(state, kv.requests(channel)).asTuple()
-                .chain(answers -> rayVersion(id, channel, answers.getItem1())
-                        .map(rayVersion -> joined(id, cluster, answers.getItem1(), answers.getItem2(), rayVersion)));
+        return state.chain(answer -> floor(id, channel, answer)
+                .chain(requests -> rayVersion(id, channel, answer).map(rayVersion -> joined(id, cluster, answer, requests, rayVersion))));
+    }
+
+    /**
+     * The {@code request_resources} floor from the KV, read again every {@link #FLOOR_EVERY} (as often as Ray's own v1
+     * monitor reads it) or at once when the GCS's own constraint changed since the last read (a call on the v2 path,
+     * which writes the KV too); read on every poll, the KV doubled the collector's GCS calls and its CPU.
+     */
+    private Uni<RayKvClient.Requests> floor(String id, Channel channel, Answer state) {
+        if (state.reply() == null || !state.reply().hasClusterResourceState()) {
+            return Uni.createFrom().item(RayKvClient.Requests.UNREAD);
+        }
+        List<ClusterResourceConstraint> gcs = state.reply().getClusterResourceState().getClusterResourceConstraintsList();
+        Instant now = Instant.now();
+        FloorRead last = floors.get(id);
+        if (last != null && last.gcs().equals(gcs) && now.isBefore(last.at().plus(FLOOR_EVERY))) {
+            return Uni.createFrom().item(last.kv());
+        }
+        return kv.requests(channel).invoke(read -> floors.put(id, new FloorRead(gcs, read, now)));
     }
 
     /** The Ray version the cluster's GCS process recorded, checking the process first if it is due. */
@@ -136,6 +163,7 @@ final class ClusterObserver implements AutoCloseable {
     void forget(String id) {
         channels.release(id);
         processes.remove(id);
+        floors.remove(id);
     }
 
     @Override

@@ -8,8 +8,9 @@ import java.util.Objects;
  * What the collector keeps of a cluster's GCS process between reads: its session and the last state version read, to
  * tell when a new process started, and what was read of it by the last check (the Ray version the head recorded). A new
  * process starts with a new session, or, with Redis, the same session and a version counter back at 0 (fact A1.3); it
- * writes the client switch from its own config again (D47), so a new process is checked at once. Replaced whole on every
- * transition.
+ * writes the client switch from its own config again (D47), so a new process is checked at once. A process restarted with
+ * Redis before it served more reads than its successor has when next read cannot be told apart by its counter; the
+ * periodic check finds that one. Replaced whole on every transition.
  *
  * @param rayVersion what the head recorded in this process's KV; null until read, or if it could not be
  */
