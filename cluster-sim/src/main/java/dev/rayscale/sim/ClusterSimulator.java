@@ -104,7 +104,8 @@ public final class ClusterSimulator implements AutoCloseable {
         this.kubelet = new Kubelet(client, NAMESPACE, name, workload, ray, new NodePool(workload.nodePool()), clock, name.hashCode() * 31L);
         pods[0] = kubelet;
         this.gcs = new GcsServer(ray, clock);
-        this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, api.requests(), clock, this::happened);
+        this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, api.requests(), clock, this::happened,
+                versions.kubeRayRelease().replicaFailureCondition());
     }
 
     /** The Kubernetes API a simulated cluster lives in: its own, or a {@link Fleet}'s shared by many clusters. */

@@ -81,9 +81,12 @@ final class KubeRayOperator {
     private long deletionsForcedByLoss;
     private boolean suspended;
     private String replicaFailure;
+    private final boolean conditions;
 
+    /** @param conditions the operator writes status conditions (on by default from KubeRay 1.3, {@link KubeRayRelease}) */
     KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, RayscaleRequests requests, DoubleSupplier clock,
-            Consumer<String> happened) {
+            Consumer<String> happened, boolean conditions) {
+        this.conditions = conditions;
         this.client = client;
         this.namespace = namespace;
         this.name = name;
@@ -318,16 +321,16 @@ final class KubeRayOperator {
         }
         replicaFailure = failure;
         wasSuspended = suspended;
-        StringBuilder conditions = new StringBuilder("[");
-        if (failure != null) {
+        StringBuilder written = new StringBuilder("[");
+        if (failure != null && conditions) {
             int newline = failure.indexOf('\n');
-            conditions.append(condition("ReplicaFailure", "True", failure.substring(0, newline), failure));
+            written.append(condition("ReplicaFailure", "True", failure.substring(0, newline), failure));
         }
-        if (suspended) {
-            conditions.append(conditions.length() > 1 ? "," : "").append(condition("RayClusterSuspended", "True", "RayClusterSuspended", ""));
+        if (suspended && conditions) {
+            written.append(written.length() > 1 ? "," : "").append(condition("RayClusterSuspended", "True", "RayClusterSuspended", ""));
         }
-        conditions.append(']');
-        String status = "{\"state\":\"" + (suspended ? "suspended" : "ready") + "\",\"conditions\":" + conditions + "}";
+        written.append(']');
+        String status = "{\"state\":\"" + (suspended ? "suspended" : "ready") + "\",\"conditions\":" + written + "}";
         client.resources(RayCluster.class).inNamespace(namespace).withName(name).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + status + "}]");
     }

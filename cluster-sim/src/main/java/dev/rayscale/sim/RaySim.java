@@ -403,8 +403,9 @@ public final class RaySim implements GcsBackend {
         }
         pending.removeIf(batch -> batch.remaining[0] == 0);
         pullLoadsIfDue();
-        // The newest monitor reads the nodes with GetClusterResourceState, which bumps the version like any read (A1.2).
-        monitor.tickIfDue(now, () -> state(++version, now), kv);
+        // The newest monitor reads the nodes with GetClusterResourceState, which bumps the version like any read (A1.2); older
+        // ones read GetAllResourceUsage, which does not.
+        monitor.tickIfDue(now, () -> state(release.labels() ? ++version : version, now), kv);
     }
 
     /**

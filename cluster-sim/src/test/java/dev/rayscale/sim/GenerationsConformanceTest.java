@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -39,8 +40,12 @@ class GenerationsConformanceTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One fact on a cluster of the given versions. */
-    record Case(String ray, String kubeRay, Consumer<SimFixture> check) {
+    /** One fact on a cluster of the given versions, and what else its cluster says (YAML lines of the workload's cluster). */
+    record Case(String ray, String kubeRay, Consumer<SimFixture> check, String... cluster) {
+
+        Named<Case> named(String name) {
+            return Named.of(name + " [Ray " + ray + ", KubeRay " + kubeRay + "]", this);
+        }
     }
 
     static Stream<Named<Case>> facts() {
@@ -190,6 +195,14 @@ class GenerationsConformanceTest {
                             .containsExactly(NodeEnv.INSTANCE_ID, NodeEnv.NODE_TYPE_NAME, NodeEnv.CLUSTER_NAMESPACE);
                     assertThat(f.head().getMetadata().getAnnotations()).containsEntry(NodeEnv.KUBERAY_VERSION_ANNOTATION, "v1.7.0");
                 }),
+                new Case(RayRelease.CURRENT, "1.2.0", f -> {
+                    f.replicas("cpu", 3);
+                    f.advance(2);
+                    assertThat(f.podNames("cpu")).hasSize(1);
+                    assertThat(f.events()).anyMatch(e -> "FailedToCreateWorkerPod".equals(e.getReason()));
+                    assertThat(f.cluster().getStatus().getConditions()).as("no condition written").isNullOrEmpty();
+                }, "  quota: {group: cpu, maxPods: 1}").named("KubeRay 1.2.0 reports pods it cannot create in an Event only: the "
+                        + "ReplicaFailure condition needs the RayClusterStatusConditions gate, on by default from v1.3.0 (features.go)"),
                 fact("KubeRay 1.5.1's multi-host pods carry no replica name (RayMultiHostIndexing on by default from v1.6.0)",
                         versions(RayRelease.CURRENT, "1.5.1"), f -> {
                     f.running("tpu", 1);
@@ -202,7 +215,9 @@ class GenerationsConformanceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("facts")
     void behavesAsThatGenerationDoes(Case fact) {
-        try (SimFixture fixture = SimFixture.start("  versions: {ray: \"" + fact.ray() + "\", kubeRay: \"" + fact.kubeRay() + "\"}")) {
+        String[] cluster = Arrays.copyOf(fact.cluster(), fact.cluster().length + 1);
+        cluster[fact.cluster().length] = "  versions: {ray: \"" + fact.ray() + "\", kubeRay: \"" + fact.kubeRay() + "\"}";
+        try (SimFixture fixture = SimFixture.start(cluster)) {
             fact.check().accept(fixture);
         }
     }
@@ -216,7 +231,7 @@ class GenerationsConformanceTest {
     }
 
     private static Named<Case> fact(String name, String[] versions, Consumer<SimFixture> check) {
-        return Named.of(name + " [Ray " + versions[0] + ", KubeRay " + versions[1] + "]", new Case(versions[0], versions[1], check));
+        return new Case(versions[0], versions[1], check).named(name);
     }
 
     private static AutoscalingState failedAt(long startTs) {

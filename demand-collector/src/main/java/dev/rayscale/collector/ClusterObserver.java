@@ -73,24 +73,25 @@ final class ClusterObserver implements AutoCloseable {
         try {
             channel = channels.channel(id, cluster);
         } catch (RuntimeException cannotCall) {
-            return Uni.createFrom().item(() -> joined(id, cluster, new Answer(null, cannotCall), RayKvClient.Requests.UNREAD, null));
+            return Uni.createFrom().item(() -> joined(id, cluster, new Answer(null, cannotCall), RayKvClient.Requests.UNREADABLE, null));
         }
         Uni<Answer> state = MutinyAutoscalerStateServiceGrpc.newMutinyStub(channel)
                 .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS)
                 .getClusterResourceState(GetClusterResourceStateRequest.getDefaultInstance())
                 .onItemOrFailure().transform(Answer::new);
-        return state.chain(answer -> floor(id, channel, answer)
-                .chain(requests -> rayVersion(id, channel, answer).map(rayVersion -> joined(id, cluster, answer, requests, rayVersion))));
+        return state.chain(answer -> Uni.combine().all().unis(floor(id, channel, answer), rayVersion(id, channel, answer)).asTuple()
+                .map(both -> joined(id, cluster, answer, both.getItem1(), both.getItem2())));
     }
 
     /**
      * The {@code request_resources} floor from the KV, read again every {@link #FLOOR_EVERY} (as often as Ray's own v1
      * monitor reads it) or at once when the GCS's own constraint changed since the last read (a call on the v2 path,
-     * which writes the KV too); read on every poll, the KV doubled the collector's GCS calls and its CPU.
+     * which writes the KV too); read on every poll, the KV doubled the collector's GCS calls and its CPU. A read that says
+     * nothing (the KV unreadable, its value refused) leaves the floor as last read, and is tried again at the next poll.
      */
     private Uni<RayKvClient.Requests> floor(String id, Channel channel, Answer state) {
         if (state.reply() == null || !state.reply().hasClusterResourceState()) {
-            return Uni.createFrom().item(RayKvClient.Requests.UNREAD);
+            return Uni.createFrom().item(RayKvClient.Requests.UNREADABLE);
         }
         List<ClusterResourceConstraint> gcs = state.reply().getClusterResourceState().getClusterResourceConstraintsList();
         Instant now = Instant.now();
@@ -98,7 +99,13 @@ final class ClusterObserver implements AutoCloseable {
         if (last != null && last.gcs().equals(gcs) && now.isBefore(last.at().plus(FLOOR_EVERY))) {
             return Uni.createFrom().item(last.kv());
         }
-        return kv.requests(channel).invoke(read -> floors.put(id, new FloorRead(gcs, read, now)));
+        return kv.requests(channel, last == null ? null : last.kv()).map(read -> {
+            if (read.conclusive()) {
+                floors.put(id, new FloorRead(gcs, read, now));
+                return read;
+            }
+            return last == null ? read : new RayKvClient.Requests(last.kv().kind(), last.kv().constraints(), read.problem(), last.kv().value());
+        });
     }
 
     /** The Ray version the cluster's GCS process recorded, checking the process first if it is due. */
@@ -120,7 +127,9 @@ final class ClusterObserver implements AutoCloseable {
         }
         processes.put(id, process.checked(null, now));
         return kv.check(channel, !noService).map(recorded -> {
-            GcsProcess checked = processes.computeIfPresent(id, (key, current) -> current.checked(recorded, now));
+            // A check that read no version is tried again soon, not a minute later: until then the cluster is not scaled down.
+            Instant checkedAt = recorded != null ? now : now.minus(RECHECK).plus(FLOOR_EVERY);
+            GcsProcess checked = processes.computeIfPresent(id, (key, current) -> current.checked(recorded, checkedAt));
             return checked == null ? recorded : checked.rayVersion();
         });
     }
@@ -135,10 +144,13 @@ final class ClusterObserver implements AutoCloseable {
                 ? KubernetesSource.ok(cluster.getMetadata().getResourceVersion(), generation(cluster))
                 : new KubernetesSource(SourceStatus.STALE, "a watch on RayClusters or pods is reconnecting",
                         cluster.getMetadata().getResourceVersion(), generation(cluster));
-        return new Observation(id, cluster, pods, read, kubernetes, Instant.now(), rayVersion);
+        return new Observation(id, cluster, pods, read, kubernetes, Instant.now(), rayVersion, requests.problem());
     }
 
-    /** The GCS's answer, its constraint replaced by the KV's when the KV could be read (what the latest call asked for). */
+    /**
+     * The GCS's answer, its constraint replaced by the KV's (what the latest call asked for) when the KV says what it is;
+     * the GCS's own when no call wrote one, or when the KV has never been read.
+     */
     private GcsRead answered(GetClusterResourceStateReply reply, List<RayPod> pods, RayKvClient.Requests requests) {
         if (!reply.hasClusterResourceState()) {
             return new GcsRead.Failed("INVALID_REPLY", "the GCS answered without a cluster_resource_state");

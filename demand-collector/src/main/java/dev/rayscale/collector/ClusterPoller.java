@@ -187,7 +187,12 @@ public class ClusterPoller {
                 return errorCode == null ? state.answered()
                         : state.failed(observation.observedAt(), config.gcs().backoffInitial(), config.gcs().backoffMax());
             });
-            publishIfNews(observation);
+            if (tracked.containsKey(observation.id())) {
+                publishIfNews(observation);
+            } else {
+                // Forgotten while this read was under way: what the read left of the cluster goes too.
+                observer.forget(observation.id());
+            }
         } catch (RuntimeException e) {
             LOG.errorf(e, "%s: could not make a snapshot", observation.id());
         } finally {
@@ -224,6 +229,10 @@ public class ClusterPoller {
             return;
         }
         tellSupport(observation, assessed);
+        if (observation.floorRefused() != null) {
+            warnings.once(observation.cluster(), "ResourceRequestsRefused", "Rayscale cannot use what request_resources() wrote in the "
+                    + "GCS (" + observation.floorRefused() + "); it keeps the floor it read last.");
+        }
         publisher.publish(snapshot, observation.cluster(), observation.observedAt());
     }
 

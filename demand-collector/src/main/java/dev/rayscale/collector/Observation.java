@@ -11,11 +11,12 @@ import java.util.List;
 
 /**
  * One cluster as read at one moment, immutable: the RayCluster and its pods as the informers hold them, whether
- * those are current, its GCS's answer (or why there is none), and the Ray version its head recorded in the GCS (null if
- * not read). Everything a snapshot is assembled from.
+ * those are current, its GCS's answer (or why there is none), the Ray version its head recorded in the GCS (null if
+ * not read), and why the request_resources floor in the GCS's KV was refused (null if it was not). Everything a snapshot is
+ * assembled from.
  */
 record Observation(String id, RayCluster cluster, List<RayPod> pods, GcsRead gcs, KubernetesSource kubernetes, Instant observedAt,
-        String gcsRayVersion) {
+        String gcsRayVersion, String floorRefused) {
 
     Observation {
         pods = List.copyOf(pods);

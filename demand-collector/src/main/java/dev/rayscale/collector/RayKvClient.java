@@ -3,7 +3,6 @@ package dev.rayscale.collector;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
-import dev.rayscale.collector.assembly.ResourceRequests;
 import dev.rayscale.events.ResourceConstraint;
 import dev.rayscale.events.codec.EventJson;
 import dev.rayscale.gcs.RayKv;
@@ -35,21 +34,42 @@ import org.jboss.logging.Logger;
  */
 final class RayKvClient {
 
-    /** The largest KV value read: a request_resources of 100,000 bundles is about 5 MiB of JSON; a version record far less. */
-    static final int MAX_VALUE_BYTES = 8 * 1024 * 1024;
+    /**
+     * The largest KV value read: a request_resources of 100,000 bundles is about 5 MiB of JSON (read as a stream, never
+     * held as a tree); a version record far less.
+     */
+    static final int MAX_VALUE_BYTES = 6 * 1024 * 1024;
     private static final Logger LOG = Logger.getLogger(RayKvClient.class);
     private static final ByteString ON = ByteString.copyFromUtf8("1");
 
     /**
      * The floor as the KV holds it.
      *
-     * @param constraints what the latest request_resources call asked for (empty: nothing); null when the KV could not be
-     *     read or its value not be used, and the GCS's own constraint stands
-     * @param problem why the value could not be used; null if it could, or there was none
+     * @param kind what the read found
+     * @param constraints what the latest request_resources call asked for (empty: nothing); READ only
+     * @param problem why the value was refused; REFUSED only
+     * @param value the hash of the value read (READ), so that an unchanged value is not read again
      */
-    record Requests(List<ResourceConstraint> constraints, String problem) {
+    record Requests(Kind kind, List<ResourceConstraint> constraints, String problem, int value) {
 
-        static final Requests UNREAD = new Requests(null, null);
+        enum Kind {
+            /** The value was read: it is the floor. */
+            READ,
+            /** No request_resources call wrote one: the GCS's own constraint is the floor (it has none either, on the v1 path). */
+            NOT_WRITTEN,
+            /** The KV could not be read: the floor is what it was last read as (unknown is not zero). */
+            UNREADABLE,
+            /** The value could not be used: the floor is what it was last read as, and the cluster's owners are told why. */
+            REFUSED
+        }
+
+        static final Requests UNREADABLE = new Requests(Kind.UNREADABLE, null, null, 0);
+        static final Requests NOT_WRITTEN = new Requests(Kind.NOT_WRITTEN, null, null, 0);
+
+        /** Whether this read says what the floor is (so it may stand in for the next reads). */
+        boolean conclusive() {
+            return kind == Kind.READ || kind == Kind.NOT_WRITTEN;
+        }
     }
 
     private final Duration deadline;
@@ -62,21 +82,28 @@ final class RayKvClient {
         this.metrics = metrics;
     }
 
-    /** The request_resources floor; never fails: a KV that cannot be read leaves the GCS's constraint in force. */
-    Uni<Requests> requests(Channel channel) {
+    /**
+     * The request_resources floor; never fails. A value whose hash is {@code unchanged}'s is not parsed again: it is that
+     * read.
+     */
+    Uni<Requests> requests(Channel channel, Requests unchanged) {
         return get(channel, RayKv.RESOURCE_REQUEST).map(reply -> {
             if (reply.getStatus().getCode() == RayKv.NOT_FOUND) {
-                return new Requests(List.of(), null);
+                return Requests.NOT_WRITTEN;
             }
             if (reply.getStatus().getCode() != 0) {
-                return Requests.UNREAD;
+                return Requests.UNREADABLE;
+            }
+            int value = reply.getValue().hashCode();
+            if (unchanged != null && unchanged.kind() == Requests.Kind.READ && unchanged.value() == value) {
+                return unchanged;
             }
             try {
-                return new Requests(ResourceRequests.parse(reply.getValue().toStringUtf8()), null);
+                return new Requests(Requests.Kind.READ, ResourceRequests.parse(reply.getValue().toByteArray()), null, value);
             } catch (IllegalArgumentException unusable) {
-                return new Requests(null, unusable.getMessage());
+                return new Requests(Requests.Kind.REFUSED, null, unusable.getMessage(), value);
             }
-        }).onFailure().recoverWithItem(Requests.UNREAD);
+        }).onFailure().recoverWithItem(Requests.UNREADABLE);
     }
 
     /**

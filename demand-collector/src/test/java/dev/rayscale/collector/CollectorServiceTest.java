@@ -292,25 +292,31 @@ class CollectorServiceTest {
 
     /**
      * Fact D48: request_resources always writes its bundles to the GCS's KV, and gives them to the GCS itself only on the v2
-     * path; the snapshot's floor is what the KV says (the latest call), the GCS's only when the KV's cannot be used.
+     * path; the snapshot's floor is what the KV says (the latest call), the GCS's own only while no call wrote one. A value
+     * that cannot be used leaves the floor as last read (unknown is not zero) and is told in a Warning Event.
      */
     @Test
     void takesTheRequestResourcesFloorFromTheKvOnEitherClientPath() {
         gcs.serve(GcsStates.state(1).constraint(Map.of("CPU", 4.0), 1).build());
         RayCluster cluster = create(RayClusters.walkthrough("default", unique("floor")));
+        awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().equals(List.of(floor("CPU", "4", 1))));
         String eightCpus = "[" + String.join(", ", Collections.nCopies(8, "{\"resources\": {\"CPU\": 1}, \"label_selector\": {}}")) + "]";
 
         gcs.putKv(RayKv.RESOURCE_REQUEST, eightCpus);
         awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().equals(List.of(floor("CPU", "1", 8))));
+
+        gcs.putKv(RayKv.RESOURCE_REQUEST, "[{\"CPU\": \"many\"}]");
+        await().atMost(WITHIN).until(() -> warnings(cluster).stream().anyMatch(e -> "ResourceRequestsRefused".equals(e.getReason())));
+        long refusedAt = records(cluster).size();
+        await().atMost(WITHIN).until(() -> records(cluster).size() > refusedAt);
+        assertThat(records(cluster).subList((int) refusedAt, records(cluster).size())).as("the floor as last read, not the GCS's")
+                .allSatisfy(s -> assertThat(s.demand().constraints()).isEqualTo(List.of(floor("CPU", "1", 8))));
 
         gcs.putKv(RayKv.RESOURCE_REQUEST, "[{\"GPU\": 1}, {\"GPU\": 1}]");
         awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().equals(List.of(floor("GPU", "1", 2))));
 
         gcs.putKv(RayKv.RESOURCE_REQUEST, "[]");
         awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().isEmpty());
-
-        gcs.putKv(RayKv.RESOURCE_REQUEST, "[{\"CPU\": \"many\"}]");
-        awaitRecord(cluster, s -> s.hasRayState() && s.demand().constraints().equals(List.of(floor("CPU", "4", 1))));
     }
 
     /**

@@ -27,7 +27,7 @@ class MixedFleetTest {
             assertThat(run.awaitDone()).as("every cluster did what its versions allow").isTrue();
             List<FleetDemoRun.MemberReport> reports = run.reports();
 
-            assertThat(reports).hasSizeGreaterThanOrEqualTo(6).allSatisfy(report -> assertThat(report.asExpected())
+            assertThat(reports).hasSize(6).allSatisfy(report -> assertThat(report.asExpected())
                     .as("%s: %s", report.member().name(), report).isTrue());
             assertThat(reports).filteredOn(report -> report.versions().support() == Support.UNSUPPORTED).hasSize(2)
                     .allSatisfy(report -> assertThat(report.patches()).as("left alone").isZero());

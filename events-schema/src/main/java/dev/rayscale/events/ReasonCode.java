@@ -6,7 +6,7 @@ public enum ReasonCode {
     SUSPENDED,
     /** The Ray GCS could not be read: the size is held. */
     GCS_UNREADABLE,
-    /** The cluster's Ray or KubeRay cannot be served safely (the snapshot's versions say why): the size is held. */
+    /** The cluster's Ray or KubeRay cannot be served safely (the snapshot's versions say why): nothing is changed. */
     VERSION_UNSUPPORTED,
     /** The cluster's Ray or KubeRay allows no safe scale-down: capacity is added, none removed. */
     SCALE_DOWN_UNSAFE,

@@ -6,6 +6,6 @@ public enum Support {
     FULL,
     /** Adds capacity but removes none: a scale-down could not be made safe on this cluster (the limits say why). */
     SCALE_UP_ONLY,
-    /** Left alone: its size is held (minReplicas still apply), with a Warning Event on the RayCluster saying why. */
+    /** Left alone: nothing is changed (the decisions are FROZEN), and a Warning Event on the RayCluster says why. */
     UNSUPPORTED
 }

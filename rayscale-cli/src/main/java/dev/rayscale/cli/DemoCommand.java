@@ -91,6 +91,11 @@ public class DemoCommand implements Callable<Integer> {
         Path work = Home.work("demo");
         boolean fromFile = scenario.contains("/") || scenario.endsWith(".yaml") || scenario.endsWith(".json");
         if (!fromFile && FleetScenario.isFleet(scenario)) {
+            if (rayVersion != null || kubeRayVersion != null || !faultSpecs.isEmpty() || !settings.isEmpty() || verbose) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "the fleet scenario " + scenario
+                        + " sets each cluster's versions itself, and takes only --speed: --ray-version, --kuberay-version, "
+                        + "--fault, --set and --verbose are for one cluster's workloads");
+            }
             return new FleetDemo(out, root, work).run(FleetScenario.shipped(scenario), speed);
         }
         DemoSettings.Applied applied;

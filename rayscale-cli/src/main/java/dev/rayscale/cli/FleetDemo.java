@@ -44,7 +44,8 @@ final class FleetDemo {
             out.println("cluster                       Ray (from)           KubeRay     support        peak final patches  as expected");
             for (FleetDemoRun.MemberReport report : reports) {
                 out.println(String.format(Locale.ROOT, "%-29s %-20s %-11s %-14s %4d %5d %7d  %s", scenario.clusterName(report.member()),
-                        report.versions() == null ? "?" : report.versions().ray() + " (" + report.versions().raySource() + ")",
+                        report.versions() == null || report.versions().ray() == null ? "?"
+                                : report.versions().ray() + " (" + report.versions().raySource() + ")",
                         report.versions() == null || report.versions().kubeRay() == null ? "?" : report.versions().kubeRay(),
                         report.versions() == null ? "?" : report.versions().support(), report.peakWorkers(), report.finalWorkers(),
                         report.patches(), report.asExpected() ? "yes" : "NO (expected " + report.member().expect() + ")"));

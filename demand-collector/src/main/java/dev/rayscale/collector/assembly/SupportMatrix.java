@@ -23,7 +23,8 @@ import java.util.Optional;
  *       the service from the mid-2023 releases (ray-project/ray PRs 35596, 36768; fact D54).</li>
  *   <li>KubeRay before 1.1 (a pod's Ray container has no {@code RAY_CLOUD_INSTANCE_ID}): left alone. Its Ray nodes name no
  *       pod, so every worker would count twice, as a node and as a pod not yet registered (D54).</li>
- *   <li>Ray 2.7 to 2.9, or a Ray version nothing tells: scaled up, never down. {@code DrainNode}'s reasons were numbered
+ *   <li>Ray 2.7 to 2.9, or a Ray version the GCS did not tell (spec.rayVersion and the image's tag may lower the support,
+ *       never raise it: neither is checked against what runs): scaled up, never down. {@code DrainNode}'s reasons were numbered
  *       {@code IDLE_TERMINATION 0, PREEMPTION 1} until about 2.10 (PR 37836; renumbered by PR 43189): Rayscale's idle
  *       drain, 1, would be read as a preemption, which a busy node accepts.</li>
  *   <li>Ray 2.10 and later with KubeRay 1.1 and later: served fully, with what older releases lack said as limits: multi-host
@@ -88,6 +89,10 @@ public final class SupportMatrix {
         if (!rayUnsupported && release.isEmpty()) {
             scaleUpOnly.add("the Ray version is unknown (no spec.rayVersion, no version in the head image's tag, none recorded in "
                     + "the GCS): Rayscale drains nodes only on Ray " + RAY_SCALED_DOWN + " and later, whose drain reasons it knows");
+        } else if (!rayUnsupported && ray.source() != VersionSource.GCS && release.get().atLeast(LOWEST_RAY)) {
+            scaleUpOnly.add("the Ray running was not read from the GCS, only " + (ray.source() == VersionSource.SPEC
+                    ? "spec.rayVersion " : "the head image's tag ") + ray.version() + ", which KubeRay does not check against what "
+                    + "runs: Rayscale drains nodes only on a Ray the GCS says is " + RAY_SCALED_DOWN + " or later");
         } else if (!rayUnsupported && !release.get().atLeast(RAY_SCALED_DOWN)) {
             scaleUpOnly.add(rayName + " numbers DrainNode's reasons as its draft did (IDLE_TERMINATION 0, PREEMPTION 1), so an idle "
                     + "drain could preempt a busy node; Rayscale scales down from Ray " + RAY_SCALED_DOWN);

@@ -35,11 +35,21 @@ class SupportMatrixTest {
                             Support.FULL, List.of()));
                     assertThat(found.warning()).isNull();
                 })),
-                row("what runs wins over what the spec says; then spec.rayVersion; then the image tag", new Case("2.41.0", "rayproject/ray:2.8.0-py311",
-                        KubeRayGeneration.FROM_1_6, null, false, 1, found -> {
+                row("what runs wins over what the spec says", new Case("2.8.0", "rayproject/ray:2.8.0-py311",
+                        KubeRayGeneration.FROM_1_6, "2.54.0", false, 1, found -> {
+                    assertThat(found.versions().ray()).isEqualTo("2.54.0");
+                    assertThat(found.versions().raySource()).isEqualTo(VersionSource.GCS);
+                    assertThat(found.versions().support()).isEqualTo(Support.FULL);
+                })),
+                row("without the GCS's word, spec.rayVersion, then the image tag; neither grants a scale-down", new Case("2.41.0",
+                        "rayproject/ray:2.8.0-py311", KubeRayGeneration.FROM_1_6, null, false, 1, found -> {
                     assertThat(found.versions().ray()).isEqualTo("2.41.0");
                     assertThat(found.versions().raySource()).isEqualTo(VersionSource.SPEC);
+                    assertThat(found.versions().support()).isEqualTo(Support.SCALE_UP_ONLY);
+                    assertThat(found.versions().limits()).singleElement().asString().contains("not read from the GCS", "2.41.0");
                 })),
+                row("a spec too old lowers the support even without the GCS's word", new Case("2.5.0", null, KubeRayGeneration.FROM_1_6,
+                        null, false, 1, found -> assertThat(found.versions().support()).isEqualTo(Support.UNSUPPORTED))),
                 row("the image's tag when nothing else says", new Case(null, "registry.local:5000/ray:2.8.0-py311-cu121",
                         KubeRayGeneration.FROM_1_6, null, false, 1, found -> {
                     assertThat(found.versions().ray()).isEqualTo("2.8.0-py311-cu121");

@@ -557,7 +557,7 @@ class PlannerTest {
                             }),
                     when("a cluster whose Ray Rayscale cannot serve is left alone, even below minReplicas",
                             Snapshots.cluster().group(group("a", 0, 2, 10, "CPU", "1")).tasks(15, "CPU", "1")
-                                .versions("2.5.1", Support.UNSUPPORTED, "Ray 2.5.1 has no autoscaler state service; 2.10.0 is the lowest served"),
+                                .versions("2.5.1", Support.UNSUPPORTED, "Ray 2.5.1 has no autoscaler state service; 2.7.0 is the lowest served"),
                             decision -> {
                                 assertThat(decision.changesAnything()).isFalse();
                                 assertThat(decision.mode()).isEqualTo(DecisionMode.FROZEN);
@@ -569,12 +569,12 @@ class PlannerTest {
                             Snapshots.cluster().group(group("cpu4", 3, 0, 2, "CPU", "4"))
                                 .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1)).idle("b", "cpu4", FOUR_CPU, Duration.ofHours(1))
                                 .idle("c", "cpu4", FOUR_CPU, Duration.ofHours(1))
-                                .group(group("cpu1", 0, 0, 10, "CPU", "1")).tasks(40, "CPU", "4").tasks(2, "GPU", "1")
+                                .group(group("cpu1", 0, 0, 10, "CPU", "1")).tasks(40, "CPU", "4").tasks(2, "CPU", "1")
                                 .versions("2.8.1", Support.SCALE_UP_ONLY, "Ray 2.8.1 numbers drain reasons differently; 2.10.0 drains"),
                             decision -> {
                                 assertThat(decision.mode()).isEqualTo(DecisionMode.ACTIVE);
                                 assertThat(target(decision, "cpu4").toDelete()).as("above maxReplicas and idle, but no node is named").isEmpty();
-                                assertThat(target(decision, "cpu1").targetReplicas()).as("the tasks of 4 CPUs fit no 1-CPU node").isZero();
+                                assertThat(target(decision, "cpu1").targetReplicas()).as("it grows for the 1-CPU tasks").isEqualTo(2);
                                 assertThat(decision.codedReasons()).extracting(Reason::code).contains(ReasonCode.SCALE_DOWN_UNSAFE)
                                         .doesNotContain(ReasonCode.IDLE_REMOVED, ReasonCode.ABOVE_WORKER_CAP);
                             }),
