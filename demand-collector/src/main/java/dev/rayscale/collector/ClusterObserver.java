@@ -44,8 +44,8 @@ final class ClusterObserver implements AutoCloseable {
     private final ClusterInventory inventory;
     private final Duration deadline;
     private final RayKvClient kv;
-    /** How often the KV's request_resources floor is read when nothing says it changed: Ray's v1 monitor loop. */
-    static final Duration FLOOR_EVERY = Duration.ofSeconds(5);
+    /** How often the KV's request_resources floor is read when nothing says it changed: the heartbeat (5 s, Ray's v1 monitor loop). */
+    private final Duration floorEvery;
 
     /** A read of the KV's floor, and the GCS's own constraint when it was made. */
     private record FloorRead(List<ClusterResourceConstraint> gcs, RayKvClient.Requests kv, Instant at) {
@@ -56,7 +56,8 @@ final class ClusterObserver implements AutoCloseable {
     /** Each cluster's GCS process, replaced whole on every read. */
     private final Map<String, GcsProcess> processes = new ConcurrentHashMap<>();
 
-    ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline, RayKvClient kv) {
+    ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline, RayKvClient kv, Duration floorEvery) {
+        this.floorEvery = floorEvery;
         this.channels = channels;
         this.inventory = inventory;
         this.deadline = deadline;
@@ -84,7 +85,7 @@ final class ClusterObserver implements AutoCloseable {
     }
 
     /**
-     * The {@code request_resources} floor from the KV, read again every {@link #FLOOR_EVERY} (as often as Ray's own v1
+     * The {@code request_resources} floor from the KV, read again every heartbeat (by default as often as Ray's own v1
      * monitor reads it) or at once when the GCS's own constraint changed since the last read (a call on the v2 path,
      * which writes the KV too); read on every poll, the KV doubled the collector's GCS calls and its CPU. A read that says
      * nothing (the KV unreadable, its value refused) leaves the floor as last read, and is tried again at the next poll.
@@ -96,7 +97,7 @@ final class ClusterObserver implements AutoCloseable {
         List<ClusterResourceConstraint> gcs = state.reply().getClusterResourceState().getClusterResourceConstraintsList();
         Instant now = Instant.now();
         FloorRead last = floors.get(id);
-        if (last != null && last.gcs().equals(gcs) && now.isBefore(last.at().plus(FLOOR_EVERY))) {
+        if (last != null && last.gcs().equals(gcs) && now.isBefore(last.at().plus(floorEvery))) {
             return Uni.createFrom().item(last.kv());
         }
         return kv.requests(channel, last == null ? null : last.kv()).map(read -> {
@@ -128,7 +129,7 @@ final class ClusterObserver implements AutoCloseable {
         processes.put(id, process.checked(null, now));
         return kv.check(channel, !noService).map(recorded -> {
             // A check that read no version is tried again soon, not a minute later: until then the cluster is not scaled down.
-            Instant checkedAt = recorded != null ? now : now.minus(RECHECK).plus(FLOOR_EVERY);
+            Instant checkedAt = recorded != null ? now : now.minus(RECHECK).plus(floorEvery);
             GcsProcess checked = processes.computeIfPresent(id, (key, current) -> current.checked(recorded, checkedAt));
             return checked == null ? recorded : checked.rayVersion();
         });

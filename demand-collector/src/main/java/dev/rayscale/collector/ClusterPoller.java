@@ -68,7 +68,7 @@ public class ClusterPoller {
             Sharding sharding, CollectorMetrics metrics, KubernetesClient kubernetes) {
         this.inventory = inventory;
         this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs(), metrics.gcsCalls()), inventory,
-                config.gcs().deadline(), new RayKvClient(config.gcs().deadline(), config.gcs().clientSwitch(), metrics));
+                config.gcs().deadline(), new RayKvClient(config.gcs().deadline(), config.gcs().clientSwitch(), metrics), config.heartbeat());
         this.publisher = publisher;
         this.warnings = warnings;
         this.config = config;

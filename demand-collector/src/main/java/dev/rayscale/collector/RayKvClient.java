@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
 /**
  * What the collector reads and writes in a GCS's key-value store ({@code ray.rpc.InternalKVGcsService}):
  * <ul>
- *   <li>the {@code request_resources} floor ({@code autoscaler_resource_request}), every 5 s or when the GCS's own
+ *   <li>the {@code request_resources} floor ({@code autoscaler_resource_request}), every heartbeat (5 s) or when the GCS's own
  *       constraint changed ({@link ClusterObserver}): Ray writes it there on every call, on either client path, while only
  *       the v2 path also gives it to the GCS (fact D48);</li>
  *   <li>when a GCS process is checked: the Ray version its head recorded ({@code CLUSTER_METADATA}), and the client switch
