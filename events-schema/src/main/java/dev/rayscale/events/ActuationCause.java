@@ -31,6 +31,11 @@ public enum ActuationCause {
     CONCURRENT_CHANGE(Outcome.CONFLICT),
     /** REJECTED: every removal the decision asked for was refused by Ray (its nodes were busy). */
     DRAINS_REFUSED(Outcome.REJECTED),
+    /**
+     * REJECTED: the RayCluster turned Ray's in-tree autoscaler on since the snapshot; two autoscalers would write the same
+     * fields, so Rayscale writes nothing until it is turned off again.
+     */
+    IN_TREE_AUTOSCALING(Outcome.REJECTED),
     /** FAILED: the API server refused the patch (not a conflict: validation, permissions). */
     PATCH_REFUSED(Outcome.FAILED),
     /** FAILED: no patch attempt got a clear answer, and none was seen to have landed. */

@@ -33,8 +33,8 @@ final class Observations {
                     listed ? spec.getScaleStrategy().getWorkersToDelete() : List.of(), listed));
         }
         return new ObservedCluster(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName(), cluster.getMetadata().getUid(),
-                cluster.getMetadata().getResourceVersion(), annotations != null,
-                Annotations.optedIn(annotations),
+                cluster.getMetadata().getResourceVersion(), cluster.getMetadata().getGeneration(), annotations != null,
+                Annotations.optedIn(annotations), Boolean.TRUE.equals(cluster.getSpec().getEnableInTreeAutoscaling()),
                 AppliedMark.of(annotations), annotations != null && "true".equalsIgnoreCase(annotations.get(DRY_RUN_ANNOTATION)),
                 groups, pods(pods, replicaLabel), null);
     }

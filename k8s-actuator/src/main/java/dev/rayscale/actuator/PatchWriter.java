@@ -6,6 +6,7 @@ import dev.rayscale.actuator.core.Ending;
 import dev.rayscale.actuator.core.LastWrite;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.actuator.core.Patches;
+import dev.rayscale.actuator.core.Verdict;
 import dev.rayscale.events.ScaleDecision;
 import io.ray.v1.RayCluster;
 import java.util.Optional;
@@ -89,6 +90,10 @@ final class PatchWriter {
                 return Ending.notWritten(decision, attempt, before, attempts, conflicted, message);
             }
             if (conflicted) {
+                Verdict.Withheld notOurs = Verdict.notOurs(decision, reread.view());
+                if (notOurs != null) {
+                    return Ending.notWritten(decision, attempt, before, attempts, true, message + "; then " + notOurs.reason());
+                }
                 attempt = ActuationPlan.finishing(attempt, reread.view().withLiveNodes(gcs.liveNodes(reread.cluster())));
                 history += "attempt " + attempts + " conflicted (" + message + "); finishing the removal of the drained pods; ";
             }

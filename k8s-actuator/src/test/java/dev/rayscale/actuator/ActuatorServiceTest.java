@@ -1,5 +1,9 @@
 package dev.rayscale.actuator;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.fabric8.zjsonpatch.JsonPatch;
+import io.fabric8.zjsonpatch.JsonPatchException;
+import java.util.function.Consumer;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -9,6 +13,8 @@ import static org.hamcrest.Matchers.containsString;
 import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
+import dev.rayscale.events.Annotations;
+import dev.rayscale.events.codec.EventJson;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.InfeasibleDemand;
@@ -72,6 +78,8 @@ import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The actuator with real parts: the fabric8 mock API server (CRUD, KubeRay's CRD registered), a real
@@ -562,6 +570,80 @@ class ActuatorServiceTest {
         assertThat(result.reason()).contains("has replicas 3 now; the decision assumed 2");
         assertThat(result.cause()).isEqualTo(ActuationCause.CLUSTER_CHANGED);
         assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(3);
+    }
+
+    /** Fact D49's other half: a cluster that turned Ray's own autoscaler on has two autoscalers; Rayscale stands back. */
+    @Test
+    void aClusterThatTurnedItsInTreeAutoscalerOnIsNotWritten() {
+        RayCluster cluster = create(unique("intree"), 2);
+        ScaleDecision decision = Decisions.scale(cluster, 45, 2, 6, List.of());
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).edit(c -> {
+            c.getSpec().setEnableInTreeAutoscaling(true);
+            return c;
+        });
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.REJECTED);
+        assertThat(result.cause()).isEqualTo(ActuationCause.IN_TREE_AUTOSCALING);
+        assertThat(result.reason()).contains("enableInTreeAutoscaling is true");
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(2);
+        assertThat(read(cluster).getMetadata().getAnnotations()).doesNotContainKey(AppliedMark.DECISION);
+    }
+
+    /**
+     * What changes between the read and the write is tested by the write: here Ray's in-tree autoscaler is turned on, or
+     * the opt-in removed, while the drains run. The patch tests the spec's generation and the opt-in, so it fails; the pod
+     * Ray drained is then not removed either, as the cluster is no longer Rayscale's to write.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"in-tree autoscaling turned on", "opted out"})
+    void aClusterChangedWhileItsDrainsRanIsNotWritten(String change) {
+        RayCluster cluster = create(unique("turned"), 3);
+        String a = cluster.getMetadata().getName() + "-idle-a";
+        pods(cluster, a, cluster.getMetadata().getName() + "-b", cluster.getMetadata().getName() + "-c");
+        gcs.serve(nodes(a));
+        ScaleDecision decision = Decisions.scale(cluster, 47, 3, 2, List.of(Decisions.idle(a)));
+        ClusterApi changing = changedBeforeEachPatch(c -> {
+            if (change.startsWith("in-tree")) {
+                c.getSpec().setEnableInTreeAutoscaling(true);
+            } else {
+                c.getMetadata().getAnnotations().remove(Annotations.AUTOSCALING);
+            }
+        });
+
+        ActuationResult result = serviceOver(changing).apply(decision);
+
+        assertThat(result.cause()).as(result.reason()).isEqualTo(ActuationCause.CONCURRENT_CHANGE);
+        assertThat(result.reason()).contains(change.startsWith("in-tree") ? "enableInTreeAutoscaling is true now" : "no longer opts in")
+                .contains("drained and not removed: [" + a + "]");
+        RayCluster now = read(cluster);
+        assertThat(now.getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(3);
+        assertThat(now.getMetadata().getAnnotations()).doesNotContainKey(AppliedMark.DECISION);
+    }
+
+    /**
+     * An API whose RayCluster someone changes just before each patch, answering a patch whose test ops fail as a real API
+     * server does (422; the mock server of these tests would not answer it at all).
+     */
+    private ClusterApi changedBeforeEachPatch(Consumer<RayCluster> change) {
+        return new ClusterApi(kubernetes, config(), metrics()) {
+            @Override
+            public PatchOutcome patch(String namespace, String name, String jsonPatch) {
+                RayCluster changed = kubernetes.resources(RayCluster.class).inNamespace(namespace).withName(name).edit(c -> {
+                    change.accept(c);
+                    return c;
+                });
+                try {
+                    JsonPatch.apply(EventJson.mapper().readTree(jsonPatch),
+                            EventJson.mapper().readTree(kubernetes.getKubernetesSerialization().asJson(changed)));
+                } catch (JsonPatchException | JsonProcessingException failed) {
+                    return new PatchOutcome.Conflict("HTTP 422: " + failed.getMessage());
+                }
+                return super.patch(namespace, name, jsonPatch);
+            }
+        };
     }
 
     @Test

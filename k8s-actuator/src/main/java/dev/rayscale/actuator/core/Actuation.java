@@ -49,7 +49,7 @@ public final class Actuation {
      * one made before {@code lastWrite} (null if none) changed what it assumed.
      */
     public static Optional<Ending> beforeReading(ScaleDecision decision, ScaleDecision newer, LastWrite lastWrite, Instant now) {
-        return Verdict.beforeReading(decision, newer, lastWrite, now) instanceof Verdict.Stale stale
+        return Verdict.beforeReading(decision, newer, lastWrite, now) instanceof Verdict.Withheld stale
                 ? Optional.of(Ending.unread(stale.cause(), stale.reason())) : Optional.empty();
     }
 

@@ -33,7 +33,7 @@ public record Ending(ActuationCause cause, String reason, String resourceVersion
 
     /** Ended by the verdict on the RayCluster as read: applied already, or stale (a warning unless merely superseded). */
     static Ending judged(ScaleDecision decision, Verdict verdict, String resourceVersion) {
-        if (verdict instanceof Verdict.Stale stale) {
+        if (verdict instanceof Verdict.Withheld stale) {
             List<Notice> notices = stale.superseded() ? List.of() : List.of(Notice.staleDecision(decision, stale.reason()));
             return new Ending(stale.cause(), stale.reason(), resourceVersion, null, List.of(), 0, false, notices);
         }

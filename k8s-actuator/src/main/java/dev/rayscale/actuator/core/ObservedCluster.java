@@ -7,8 +7,11 @@ import java.util.Map;
  * A RayCluster as the actuator read it, in the terms its decisions need: immutable, so that planning
  * what to drain and patch is a function of the decision, this observation and the time.
  *
+ * @param generation its {@code metadata.generation} as read (null if the API server gave none): any change of its spec
+ *     raises it, so a write that tests it lands only on the spec as read
  * @param annotated whether {@code metadata.annotations} exists (a patch adds to it, or creates it)
  * @param optedIn whether it still carries {@code rayscale.dev/autoscaling: "enabled"}
+ * @param inTreeAutoscaling whether {@code spec.enableInTreeAutoscaling} is true: Ray's own autoscaler runs beside it
  * @param mark the newest decision applied to it (the actuator's annotations)
  * @param dryRun the cluster asks for dry runs ({@code rayscale.dev/dry-run: "true"})
  * @param groups {@code spec.workerGroupSpecs}, in order
@@ -22,8 +25,10 @@ public record ObservedCluster(
         String name,
         String uid,
         String resourceVersion,
+        Long generation,
         boolean annotated,
         boolean optedIn,
+        boolean inTreeAutoscaling,
         AppliedMark mark,
         boolean dryRun,
         List<ObservedGroup> groups,
@@ -41,11 +46,13 @@ public record ObservedCluster(
     }
 
     public ObservedCluster withPods(Map<String, ObservedPod> now) {
-        return new ObservedCluster(namespace, name, uid, resourceVersion, annotated, optedIn, mark, dryRun, groups, now, liveNodes);
+        return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
+                groups, now, liveNodes);
     }
 
     public ObservedCluster withLiveNodes(Map<String, List<String>> nodes) {
-        return new ObservedCluster(namespace, name, uid, resourceVersion, annotated, optedIn, mark, dryRun, groups, pods, nodes);
+        return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
+                groups, pods, nodes);
     }
 
     /**

@@ -3,12 +3,14 @@ package dev.rayscale.actuator.core;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rayscale.events.Annotations;
 import java.util.List;
 import java.util.TreeMap;
 
 /**
  * The one JSON Patch (RFC 6902) a plan becomes: {@code test} operations on everything the decision
- * relied on — the RayCluster's uid (not a namesake re-created since), the applied-decision mark (no
+ * relied on — the spec as read (its generation: so a cluster whose in-tree autoscaler was turned on, or whose
+ * groups someone else changed, after the read is not written), the opt-in, the RayCluster's uid (not a namesake re-created since), the applied-decision mark (no
  * other decision applied meanwhile), and every group's name at its index, {@code replicas} and
  * {@code scaleStrategy.workersToDelete}, changed or not — then the new values and the new mark. If
  * anything tested changed, the API server refuses the whole patch (422) and nothing is overwritten.
@@ -23,7 +25,12 @@ public final class Patches {
     }
 
     public static String build(ActuationPlan plan, AppliedMark mark) {
-        return build(plan, mark, JSON.arrayNode()).toString();
+        ArrayNode patch = JSON.arrayNode();
+        if (plan.cluster().generation() != null) {
+            patch.add(op("test", "/metadata/generation").put("value", plan.cluster().generation()));
+        }
+        patch.add(op("test", ANNOTATIONS + escape(Annotations.AUTOSCALING)).put("value", Annotations.AUTOSCALING_ENABLED));
+        return build(plan, mark, patch).toString();
     }
 
     /**

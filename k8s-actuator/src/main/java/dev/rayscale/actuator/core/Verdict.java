@@ -22,8 +22,11 @@ public sealed interface Verdict {
     record AlreadyApplied(String reason) implements Verdict {
     }
 
-    /** It must not be applied, for {@code cause} (EXPIRED, SUPERSEDED, CLUSTER_RECREATED, OPTED_OUT or CLUSTER_CHANGED). */
-    record Stale(ActuationCause cause, String reason) implements Verdict {
+    /**
+     * It must not be applied, for {@code cause}: stale (EXPIRED, SUPERSEDED, CLUSTER_RECREATED, OPTED_OUT or
+     * CLUSTER_CHANGED), or rejected by the cluster as it is now (IN_TREE_AUTOSCALING).
+     */
+    record Withheld(ActuationCause cause, String reason) implements Verdict {
 
         /** Because a newer decision was delivered or applied: the normal course of a backlog, no warning worth raising. */
         public boolean superseded() {
@@ -41,10 +44,10 @@ public sealed interface Verdict {
      */
     public static Verdict beforeReading(ScaleDecision decision, ScaleDecision newer, LastWrite lastWrite, Instant now) {
         if (now.isAfter(decision.expiresAt())) {
-            return new Stale(ActuationCause.EXPIRED, "expired at " + decision.expiresAt() + ", now " + now);
+            return new Withheld(ActuationCause.EXPIRED, "expired at " + decision.expiresAt() + ", now " + now);
         }
         if (newer != null && newer.snapshotSequence() > decision.snapshotSequence()) {
-            return new Stale(ActuationCause.SUPERSEDED, "superseded by decision " + newer.id() + " from the newer snapshot "
+            return new Withheld(ActuationCause.SUPERSEDED, "superseded by decision " + newer.id() + " from the newer snapshot "
                     + newer.snapshotSequence() + ", delivered with it");
         }
         if (lastWrite != null && !lastWrite.decisionId().equals(decision.id()) && decision.decidedAt().isBefore(lastWrite.appliedAt())
@@ -52,7 +55,7 @@ public sealed interface Verdict {
             for (GroupTarget target : decision.groups()) {
                 String changed = changedSince(target, lastWrite.after().groups());
                 if (changed != null) {
-                    return new Stale(ActuationCause.SUPERSEDED, "superseded by decision " + lastWrite.decisionId() + ", applied at "
+                    return new Withheld(ActuationCause.SUPERSEDED, "superseded by decision " + lastWrite.decisionId() + ", applied at "
                             + lastWrite.appliedAt() + ", after this one was made at " + decision.decidedAt() + ": " + changed);
                 }
             }
@@ -62,31 +65,47 @@ public sealed interface Verdict {
 
     public static Verdict of(ScaleDecision decision, ObservedCluster cluster, Instant now) {
         Verdict time = beforeReading(decision, null, null, now);
-        if (time instanceof Stale) {
+        if (time instanceof Withheld) {
             return time;
         }
-        if (decision.cluster().uid() != null && cluster.uid() != null && !decision.cluster().uid().equals(cluster.uid())) {
-            return new Stale(ActuationCause.CLUSTER_RECREATED, "the RayCluster was deleted and re-created since the snapshot (uid "
-                    + cluster.uid() + ")");
-        }
-        if (!cluster.optedIn()) {
-            return new Stale(ActuationCause.OPTED_OUT, "the RayCluster no longer opts in to Rayscale");
+        Withheld notOurs = notOurs(decision, cluster);
+        if (notOurs != null) {
+            return notOurs;
         }
         AppliedMark applied = cluster.mark();
         if (applied.names(decision)) {
             return new AlreadyApplied("decision " + decision.id() + " was already applied");
         }
         if (applied.sequence() >= decision.snapshotSequence()) {
-            return new Stale(ActuationCause.SUPERSEDED, "a decision from a newer snapshot (" + applied.sequence() + ", decision "
+            return new Withheld(ActuationCause.SUPERSEDED, "a decision from a newer snapshot (" + applied.sequence() + ", decision "
                     + applied.decisionId() + ") was already applied; this one is from snapshot " + decision.snapshotSequence());
         }
         for (GroupTarget target : decision.groups()) {
             String changed = changedSince(target, cluster.groups());
             if (changed != null) {
-                return new Stale(ActuationCause.CLUSTER_CHANGED, changed);
+                return new Withheld(ActuationCause.CLUSTER_CHANGED, changed);
             }
         }
         return new Fresh();
+    }
+
+    /**
+     * Why the RayCluster as read no longer takes this decision's writes, whatever it says of its groups: it was re-created,
+     * opted out, or turned Ray's in-tree autoscaler on; null if it still does. Checked on every read before a write.
+     */
+    public static Withheld notOurs(ScaleDecision decision, ObservedCluster cluster) {
+        if (decision.cluster().uid() != null && cluster.uid() != null && !decision.cluster().uid().equals(cluster.uid())) {
+            return new Withheld(ActuationCause.CLUSTER_RECREATED, "the RayCluster was deleted and re-created since the snapshot (uid "
+                    + cluster.uid() + ")");
+        }
+        if (!cluster.optedIn()) {
+            return new Withheld(ActuationCause.OPTED_OUT, "the RayCluster no longer opts in to Rayscale");
+        }
+        if (cluster.inTreeAutoscaling()) {
+            return new Withheld(ActuationCause.IN_TREE_AUTOSCALING, "spec.enableInTreeAutoscaling is true now: Ray's own "
+                    + "autoscaler writes the same fields, so Rayscale writes nothing to this cluster while it is on");
+        }
+        return null;
     }
 
     private static String changedSince(GroupTarget target, List<ObservedCluster.ObservedGroup> groups) {

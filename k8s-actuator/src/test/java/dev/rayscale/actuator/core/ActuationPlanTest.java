@@ -140,22 +140,24 @@ class ActuationPlanTest {
         ObservedCluster cluster = cluster(group("cpu", 2), pods("cpu", "a", "b"), live());
         return Stream.of(
                 Named.of("fresh", new VerdictCase(cluster, decision(target("cpu", 2, 3)), Verdict.Fresh.class, null)),
-                Named.of("expired", new VerdictCase(cluster, decision(NOW.minusSeconds(1), target("cpu", 2, 3)), Verdict.Stale.class,
+                Named.of("expired", new VerdictCase(cluster, decision(NOW.minusSeconds(1), target("cpu", 2, 3)), Verdict.Withheld.class,
                         ActuationCause.EXPIRED)),
                 Named.of("a RayCluster re-created under the same name",
-                        new VerdictCase(withUid(cluster, "uid-2"), decision(target("cpu", 2, 3)), Verdict.Stale.class,
+                        new VerdictCase(withUid(cluster, "uid-2"), decision(target("cpu", 2, 3)), Verdict.Withheld.class,
                                 ActuationCause.CLUSTER_RECREATED)),
                 Named.of("a newer decision applied",
-                        new VerdictCase(withMark(cluster, new AppliedMark(20, "d-20", true)), decision(target("cpu", 2, 3)), Verdict.Stale.class,
+                        new VerdictCase(withMark(cluster, new AppliedMark(20, "d-20", true)), decision(target("cpu", 2, 3)), Verdict.Withheld.class,
                                 ActuationCause.SUPERSEDED)),
                 Named.of("this very decision applied",
                         new VerdictCase(withMark(cluster, new AppliedMark(10, "d-10", true)), decision(target("cpu", 2, 3)),
                                 Verdict.AlreadyApplied.class, null)),
                 Named.of("a group it relied on changed",
-                        new VerdictCase(cluster(group("cpu", 4), pods("cpu"), live()), decision(target("cpu", 2, 3)), Verdict.Stale.class,
+                        new VerdictCase(cluster(group("cpu", 4), pods("cpu"), live()), decision(target("cpu", 2, 3)), Verdict.Withheld.class,
                                 ActuationCause.CLUSTER_CHANGED)),
-                Named.of("the cluster opted out", new VerdictCase(optedOut(cluster), decision(target("cpu", 2, 3)), Verdict.Stale.class,
-                        ActuationCause.OPTED_OUT)));
+                Named.of("the cluster opted out", new VerdictCase(optedOut(cluster), decision(target("cpu", 2, 3)), Verdict.Withheld.class,
+                        ActuationCause.OPTED_OUT)),
+                Named.of("the cluster turned its in-tree autoscaler on", new VerdictCase(inTreeAutoscaling(cluster),
+                        decision(target("cpu", 2, 3)), Verdict.Withheld.class, ActuationCause.IN_TREE_AUTOSCALING)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -164,7 +166,7 @@ class ActuationPlanTest {
         Verdict verdict = Verdict.of(verdictCase.decision(), verdictCase.cluster(), NOW);
 
         assertThat(verdict).isInstanceOf(verdictCase.expected());
-        if (verdict instanceof Verdict.Stale stale) {
+        if (verdict instanceof Verdict.Withheld stale) {
             assertThat(stale.cause()).isEqualTo(verdictCase.cause());
         }
     }
@@ -260,7 +262,7 @@ class ActuationPlanTest {
                 older.decidedAt(), older.expiresAt(), older.groups(), List.of(), List.of(), List.of(), null, List.of(), List.of(),
                 older.planner());
 
-        assertThat(Verdict.beforeReading(older, newer, null, NOW)).isInstanceOfSatisfying(Verdict.Stale.class, stale -> {
+        assertThat(Verdict.beforeReading(older, newer, null, NOW)).isInstanceOfSatisfying(Verdict.Withheld.class, stale -> {
             assertThat(stale.cause()).isEqualTo(ActuationCause.SUPERSEDED);
             assertThat(stale.superseded()).isTrue();
         });
@@ -273,7 +275,7 @@ class ActuationPlanTest {
         Instant afterIt = waiting.decidedAt().plusSeconds(1);
 
         assertThat(Verdict.beforeReading(waiting, null, written("d-9", afterIt, cluster(group("cpu", 3))), NOW))
-                .isInstanceOfSatisfying(Verdict.Stale.class, stale -> {
+                .isInstanceOfSatisfying(Verdict.Withheld.class, stale -> {
                     assertThat(stale.superseded()).as("the normal course of a queue: no warning").isTrue();
                     assertThat(stale.reason()).startsWith("superseded by decision d-9, applied at " + afterIt + ", after this one was "
                             + "made at " + waiting.decidedAt() + ": worker group cpu has replicas 3 now; the decision assumed 2");
@@ -334,9 +336,13 @@ class ActuationPlanTest {
         assertThat(patch.get(0).toString()).isEqualTo("{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":7}");
         assertThat(patch.get(1).toString()).isEqualTo("{\"op\":\"test\",\"path\":\"/metadata/annotations\",\"value\":"
                 + "{\"rayscale.dev/autoscaling\":\"enabled\",\"rayscale.dev/last-applied-decision\":\"d-9\"}}");
-        assertThat(patch.size()).isEqualTo(read.size() + 2);
-        for (int i = 0; i < read.size(); i++) {
-            assertThat(patch.get(i + 2)).as("then the patch a read would make").isEqualTo(read.get(i));
+        assertThat(read.get(0).toString()).as("a read's patch tests the spec as read")
+                .isEqualTo("{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":7}");
+        assertThat(read.get(1).toString()).as("and the opt-in")
+                .isEqualTo("{\"op\":\"test\",\"path\":\"/metadata/annotations/rayscale.dev~1autoscaling\",\"value\":\"enabled\"}");
+        assertThat(patch.size()).isEqualTo(read.size());
+        for (int i = 2; i < read.size(); i++) {
+            assertThat(patch.get(i)).as("then the same as a read's patch").isEqualTo(read.get(i));
         }
     }
 
@@ -392,6 +398,8 @@ class ActuationPlanTest {
         JsonNode patch = EventJson.mapper().readTree(Patches.build(plan, new AppliedMark(9, "d-9", true)));
 
         assertThat(patch.toString()).isEqualTo("["
+                + "{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":7},"
+                + "{\"op\":\"test\",\"path\":\"/metadata/annotations/rayscale.dev~1autoscaling\",\"value\":\"enabled\"},"
                 + "{\"op\":\"test\",\"path\":\"/metadata/uid\",\"value\":\"uid-1\"},"
                 + "{\"op\":\"test\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-sequence\",\"value\":\"8\"},"
                 + "{\"op\":\"test\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-decision\",\"value\":\"d-8\"},"
@@ -453,26 +461,31 @@ class ActuationPlanTest {
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup group, Map<String, ObservedCluster.ObservedPod> pods,
             Map<String, List<String>> liveNodes) {
-        return new ObservedCluster("default", "c", UID, "100", true, true, AppliedMark.NONE, false, List.of(group), pods, liveNodes);
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(group), pods, liveNodes);
     }
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup... groups) {
-        return new ObservedCluster("default", "c", UID, "100", true, true, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of());
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of());
     }
 
     private static ObservedCluster withUid(ObservedCluster c, String uid) {
-        return new ObservedCluster(c.namespace(), c.name(), uid, c.resourceVersion(), c.annotated(), c.optedIn(), c.mark(), c.dryRun(),
-                c.groups(), c.pods(), c.liveNodes());
+        return new ObservedCluster(c.namespace(), c.name(), uid, c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes());
     }
 
     private static ObservedCluster withMark(ObservedCluster c, AppliedMark mark) {
-        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.annotated(), c.optedIn(), mark, c.dryRun(),
-                c.groups(), c.pods(), c.liveNodes());
+        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
+                c.inTreeAutoscaling(), mark, c.dryRun(), c.groups(), c.pods(), c.liveNodes());
+    }
+
+    private static ObservedCluster inTreeAutoscaling(ObservedCluster c) {
+        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
+                true, c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes());
     }
 
     private static ObservedCluster optedOut(ObservedCluster c) {
-        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.annotated(), false, c.mark(), c.dryRun(),
-                c.groups(), c.pods(), c.liveNodes());
+        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), false,
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes());
     }
 
     /** This actuator's last write, {@code decisionId}, at {@code at}, which left {@code after} at generation 4. */
@@ -481,8 +494,8 @@ class ActuationPlanTest {
     }
 
     private static ObservedCluster dryRun(ObservedCluster c) {
-        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.annotated(), c.optedIn(), c.mark(), true,
-                c.groups(), c.pods(), c.liveNodes());
+        return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
+                c.inTreeAutoscaling(), c.mark(), true, c.groups(), c.pods(), c.liveNodes());
     }
 
     private static GroupTarget target(String group, int from, int to, PodDeletion... deletions) {
