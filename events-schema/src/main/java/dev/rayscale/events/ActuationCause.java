@@ -36,6 +36,11 @@ public enum ActuationCause {
      * fields, so Rayscale writes nothing until it is turned off again.
      */
     IN_TREE_AUTOSCALING(Outcome.REJECTED),
+    /**
+     * REJECTED: another writer (named in the reason) kept changing the replicas or workersToDelete Rayscale wrote; Rayscale
+     * holds for a while rather than fight it.
+     */
+    OTHER_WRITER(Outcome.REJECTED),
     /** FAILED: the API server refused the patch (not a conflict: validation, permissions). */
     PATCH_REFUSED(Outcome.FAILED),
     /** FAILED: no patch attempt got a clear answer, and none was seen to have landed. */

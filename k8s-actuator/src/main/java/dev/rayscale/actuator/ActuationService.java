@@ -30,6 +30,8 @@ import org.jboss.logging.Logger;
  *       or, for a decision that names no pod and lowers no replicas, on a cluster this actuator wrote last, nothing:
  *       its plan is judged on the RayCluster that write left and written with tests that its spec and annotations are
  *       still so ({@link Actuation#unreadWrite}), and observed as below only if they are not;</li>
+ *   <li><b>stand back</b> ({@link OtherWriters}): a change another writer made to replicas or workersToDelete is told on
+ *       the cluster; while Rayscale holds for such a writer, the decision is REJECTED and nothing is written;</li>
  *   <li><b>judge</b> ({@link Actuation#judge}): STALE if expired, superseded, re-created or changed since the
  *       snapshot (a decision made before this actuator's last write to the cluster changed what it assumed is
  *       superseded before anything is read, {@link LastWrites}); NOOP if this very decision was applied already;
@@ -51,6 +53,7 @@ public class ActuationService {
     private final RayGcs gcs;
     private final PatchWriter writer;
     private final LastWrites lastWrites;
+    private final OtherWriters otherWriters;
     private final ClusterReports reports;
     private final ActuatorConfig config;
     private final ActuatorMetrics metrics;
@@ -62,6 +65,7 @@ public class ActuationService {
         this.clock = Clock.systemUTC();
         this.lastWrites = new LastWrites(clock);
         this.writer = new PatchWriter(api, gcs, lastWrites, config.patchAttempts());
+        this.otherWriters = new OtherWriters(config.otherWriters(), metrics, reports);
         this.reports = reports;
         this.config = config;
         this.metrics = metrics;
@@ -99,16 +103,28 @@ public class ActuationService {
         if (unread.isPresent()) {
             return unread.get();
         }
+        Optional<Ending> holding = otherWriters.holding(decision, received);
+        if (holding.isPresent()) {
+            return holding.get();
+        }
         Optional<ActuationPlan> unreadPlan = Actuation.unreadWrite(decision, lastWrite, clock.instant(), config.dryRun());
         Optional<PatchWriter.Unread> written = unreadPlan.flatMap(plan -> writer.writeUnread(decision, lastWrite, plan));
         metrics.unreadWrite(unreadPlan.isPresent(), written.isPresent());
         if (written.isPresent()) {
+            otherWriters.wrote(decision);
             report(written.get().cluster(), decision, written.get().ending());
             return written.get().ending();
         }
         ClusterApi.Observation observed = observe(decision);
         if (observed == null) {
             lastWrites.forget(decision);
+            otherWriters.forget(decision);
+        } else {
+            holding = otherWriters.read(observed, decision, clock.instant());
+            if (holding.isPresent()) {
+                report(observed.cluster(), decision, holding.get());
+                return holding.get();
+            }
         }
         Actuation.Next next = Actuation.judge(decision, observed == null ? null : observed.view(), clock.instant(), config.dryRun());
         if (next instanceof Actuation.Drain drain) {
@@ -118,6 +134,9 @@ public class ActuationService {
         Ending ending = next instanceof Actuation.Write write
                 ? write.concluded(writer.write(decision, observed.view(), write.plan()))
                 : ((Actuation.End) next).ending();
+        if (ending.patched()) {
+            otherWriters.wrote(decision);
+        }
         if (observed != null) {
             report(observed.cluster(), decision, ending);
         }

@@ -37,6 +37,20 @@ public interface ActuatorConfig {
     @WithDefault(RayLabels.REPLICA)
     String replicaLabel();
 
+    /** Another writer of a cluster's replicas or workersToDelete (GitOps, a RayService, a person): Rayscale does not fight it. */
+    OtherWriters otherWriters();
+
+    interface OtherWriters {
+
+        /** Rayscale's writes to a cluster after another writer changed these fields; if it changes them again, Rayscale holds. */
+        @WithDefault("3")
+        int maxWrites();
+
+        /** How long Rayscale then writes nothing to the cluster; a contest also ends after this long without another change. */
+        @WithDefault("10m")
+        Duration hold();
+    }
+
     /** Talking to the Ray GCS (DrainNode, ReportAutoscalingState). */
     Gcs gcs();
 

@@ -31,6 +31,7 @@ public class ActuatorMetrics {
     private static final String UNREAD_WRITES = "rayscale.actuator.unread.writes";
     private static final String RESULTS = "rayscale.actuator.results";
     private static final String KUBERNETES_REQUESTS = "rayscale.actuator.kubernetes.requests";
+    private static final String OTHER_WRITES = "rayscale.actuator.other.writes";
 
     private final MeterRegistry registry;
     private final Timer decisionToPatch;
@@ -55,6 +56,8 @@ public class ActuatorMetrics {
         }
         registry.counter(UNREAD_WRITES, "result", "applied");
         registry.counter(UNREAD_WRITES, "result", "read-after-all");
+        registry.counter(OTHER_WRITES);
+        registry.counter(OTHER_WRITES + ".holds");
     }
 
     /**
@@ -107,6 +110,18 @@ public class ActuatorMetrics {
         Timer.builder(KUBERNETES_REQUESTS).description("Requests to the Kubernetes API, by what they asked and how they ended")
                 .tags("request", request, "outcome", outcome).serviceLevelObjectives(CallTimes.BUCKETS).register(registry)
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * A change of replicas or workersToDelete by another writer, found on a read; and whether Rayscale began to hold
+     * for it. The writer is named in the cluster's Event, not in a tag: a field manager's name is whatever its client
+     * chose.
+     */
+    void otherWrite(boolean holdBegan) {
+        registry.counter(OTHER_WRITES).increment();
+        if (holdBegan) {
+            registry.counter(OTHER_WRITES + ".holds").increment();
+        }
     }
 
     /** Times every call to a GCS, by gRPC method and status code ({@code grpc.client.processing.duration}). */

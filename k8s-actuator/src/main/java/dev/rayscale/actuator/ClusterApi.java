@@ -48,6 +48,14 @@ public class ClusterApi {
         }
     }
 
+    /**
+     * The field manager Rayscale's writes are recorded under in {@code managedFields}: what tells its writes from others'
+     * ({@link Observations#workerGroupsManager}), and what a GitOps tool's docs ask for.
+     */
+    public static final String FIELD_MANAGER = "rayscale-actuator";
+    private static final PatchContext JSON_PATCH = new PatchContext.Builder().withPatchType(PatchType.JSON).withFieldManager(FIELD_MANAGER)
+            .build();
+
     private final KubernetesClient client;
     private final ClusterReaders readers;
     private final ActuatorConfig config;
@@ -93,7 +101,7 @@ public class ClusterApi {
         buildReaders();
         try {
             RayCluster patched = timed("raycluster.patch", () -> client.resources(RayCluster.class).inNamespace(namespace).withName(name)
-                    .patch(PatchContext.of(PatchType.JSON), jsonPatch));
+                    .patch(JSON_PATCH, jsonPatch));
             return new PatchOutcome.Applied(new Observation(patched, Observations.of(patched, List.of(), config.replicaLabel())));
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409 || e.getCode() == 422) {

@@ -1,8 +1,11 @@
 package dev.rayscale.actuator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.zjsonpatch.JsonPatch;
 import io.fabric8.zjsonpatch.JsonPatchException;
+import io.fabric8.kubernetes.api.model.FieldsV1;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import java.util.function.Consumer;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,7 +17,6 @@ import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.Annotations;
-import dev.rayscale.events.codec.EventJson;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.InfeasibleDemand;
@@ -636,9 +638,9 @@ class ActuatorServiceTest {
                     return c;
                 });
                 try {
-                    JsonPatch.apply(EventJson.mapper().readTree(jsonPatch),
-                            EventJson.mapper().readTree(kubernetes.getKubernetesSerialization().asJson(changed)));
-                } catch (JsonPatchException | JsonProcessingException failed) {
+                    KubernetesSerialization json = kubernetes.getKubernetesSerialization();
+                    JsonPatch.apply(json.unmarshal(jsonPatch, JsonNode.class), json.convertValue(changed, JsonNode.class));
+                } catch (JsonPatchException failed) {
                     return new PatchOutcome.Conflict("HTTP 422: " + failed.getMessage());
                 }
                 return super.patch(namespace, name, jsonPatch);
@@ -646,11 +648,61 @@ class ActuatorServiceTest {
         };
     }
 
+    /**
+     * A GitOps tool re-applies its manifest's replicas after each of Rayscale's writes (the API server names it in
+     * managedFields, and the list is atomic: it owns workerGroupSpecs whole). Rayscale says who it is and what it changed,
+     * writes a bounded number of times, then holds: decisions are REJECTED, nothing is written, not even unread.
+     */
+    @Test
+    void anotherWriterThatKeepsChangingReplicasIsNamedAndNotFought() {
+        RayCluster cluster = create(unique("gitops"), 2);
+        ActuationService service = serviceOver(new ClusterApi(kubernetes, config(), metrics()));
+        assertThat(service.apply(Decisions.scale(cluster, 10, 2, 5, List.of())).outcome()).isEqualTo(Outcome.APPLIED);
+        int rayscaleWrites = 0;
+        ActuationResult result = null;
+        for (long sequence = 11; sequence < 20; sequence++) {
+            reapplyManifest(cluster, 2, sequence);
+            result = service.apply(Decisions.scale(read(cluster), sequence, 2, 5, List.of()));
+            if (result.outcome() != Outcome.APPLIED) {
+                break;
+            }
+            rayscaleWrites++;
+        }
+
+        assertThat(rayscaleWrites).as("Rayscale's writes once another writer changed what it wrote").isEqualTo(3);
+        assertThat(result.outcome()).isEqualTo(Outcome.REJECTED);
+        assertThat(result.cause()).isEqualTo(ActuationCause.OTHER_WRITER);
+        assertThat(result.reason()).contains("argocd-controller changed small-group replicas 5 -> 2");
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).as("the other writer's value stands").isEqualTo(2);
+        ActuationResult whileHeld = service.apply(Decisions.scale(read(cluster), 30, 2, 6, List.of()));
+        assertThat(whileHeld.cause()).isEqualTo(ActuationCause.OTHER_WRITER);
+        assertThat(whileHeld.resourceVersionBefore()).as("not even read").isNull();
+        assertThat(eventsSent(cluster)).filteredOn(e -> "ReplicasChangedByAnotherWriter".equals(e.getReason()))
+                .hasSize(4).allSatisfy(e -> assertThat(e.getType()).isEqualTo("Warning"))
+                .anySatisfy(e -> assertThat(e.getMessage()).contains("argocd-controller changed small-group replicas 5 -> 2",
+                        "Rayscale writes at most 3 more time(s)", "docs/other-writers.md"))
+                .anySatisfy(e -> assertThat(e.getMessage()).contains("Rayscale writes nothing to this cluster until"));
+    }
+
+    /** What an Argo CD sync does to a RayCluster whose manifest says {@code replicas}: the list replaced, its owner recorded. */
+    private void reapplyManifest(RayCluster cluster, int replicas, long second) {
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).edit(c -> {
+            c.getSpec().getWorkerGroupSpecs().get(0).setReplicas(replicas);
+            c.getSpec().getWorkerGroupSpecs().get(0).setScaleStrategy(null);
+            FieldsV1 fields = new FieldsV1();
+            fields.setAdditionalProperty("f:spec", Map.of("f:workerGroupSpecs", Map.of()));
+            c.getMetadata().setManagedFields(List.of(new ManagedFieldsEntryBuilder().withManager("argocd-controller")
+                    .withOperation("Update").withApiVersion("ray.io/v1").withFieldsType("FieldsV1").withFieldsV1(fields)
+                    .withTime(String.format("2026-12-04T12:00:%02dZ", second % 60)).build()));
+            return c;
+        });
+    }
+
     @Test
     void aConcurrentEditMakesTheCompareAndSetFail() {
         RayCluster cluster = create(unique("raced"), 1);
         // The edit lands between our read and our patch; a real API server then answers the failed test op with 422.
-        server.expect().patch().withPath(path(cluster))
+        server.expect().patch().withPath(patchPath(cluster))
                 .andReturn(422, "{\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,"
                         + "\"message\":\"the server rejected our request due to an error in our request\"}")
                 .once();
@@ -668,7 +720,7 @@ class ActuatorServiceTest {
     @Test
     void retriesAnApiThatFailsTwiceThenSucceeds() {
         RayCluster cluster = create(unique("flaky"), 0);
-        server.expect().patch().withPath(path(cluster)).andReturn(503, "{\"kind\":\"Status\",\"code\":503}").times(2);
+        server.expect().patch().withPath(patchPath(cluster)).andReturn(503, "{\"kind\":\"Status\",\"code\":503}").times(2);
         ScaleDecision decision = Decisions.scale(cluster, 60, 0, 2, List.of());
 
         send(decision);
@@ -868,7 +920,7 @@ class ActuatorServiceTest {
             c.getSpec().getWorkerGroupSpecs().get(0).setMaxReplicas(6);
             return c;
         });
-        server.expect().patch().withPath(path(cluster))
+        server.expect().patch().withPath(patchPath(cluster))
                 .andReturn(422, "{\"kind\":\"Status\",\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,"
                         + "\"message\":\"the server rejected our request due to an error in our request\"}")
                 .once();
@@ -1045,6 +1097,11 @@ class ActuatorServiceTest {
 
     private static String path(RayCluster cluster) {
         return "/apis/ray.io/v1/namespaces/default/rayclusters/" + cluster.getMetadata().getName();
+    }
+
+    /** Rayscale's patches name their field manager. */
+    private static String patchPath(RayCluster cluster) {
+        return path(cluster) + "?fieldManager=" + ClusterApi.FIELD_MANAGER;
     }
 
     /** An actuation service of its own over {@code api}, as a new process would have, reporting through the service's reports. */

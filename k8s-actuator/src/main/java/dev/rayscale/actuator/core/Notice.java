@@ -3,6 +3,7 @@ package dev.rayscale.actuator.core;
 import dev.rayscale.events.DrainRejection;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.ScaleDecision;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -16,6 +17,21 @@ public record Notice(boolean warning, String reason, String message) {
     /** A decision that was not applied for a reason other than a newer one: worth a warning on the cluster. */
     static Notice staleDecision(ScaleDecision decision, String why) {
         return new Notice(true, "StaleDecision", "decision " + decision.id() + " not applied: " + why);
+    }
+
+    /**
+     * Another writer changed replicas or workersToDelete since Rayscale wrote them: who, what, and what Rayscale does about
+     * it ({@link Contest}).
+     */
+    public static Notice otherWrite(OtherWrite other, Contest.Seen seen, int maxWrites, Duration hold) {
+        String stance = seen.holdBegan()
+                ? "it changed them again after Rayscale's " + maxWrites + " writes since, so Rayscale writes nothing to this cluster until "
+                        + seen.contest().heldUntil()
+                : "while it keeps doing so, Rayscale writes at most " + (maxWrites - seen.contest().writes()) + " more time(s), then holds for "
+                        + hold;
+        return new Notice(true, "ReplicasChangedByAnotherWriter", other.describe() + "; " + stance
+                + ". Two writers of these fields make KubeRay delete pods of its own choosing: have " + other.manager()
+                + " leave replicas and workersToDelete to Rayscale (docs/other-writers.md)");
     }
 
     /** One warning per removal Ray refused, naming the pod that was kept and why. */

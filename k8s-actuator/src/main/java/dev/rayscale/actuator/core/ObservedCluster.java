@@ -19,6 +19,8 @@ import java.util.Map;
  * @param liveNodes the Ray nodes (hex ids) the GCS holds alive for each pod, from a GCS read made after the
  *     RayCluster's: one, normally; two while a restarted raylet's predecessor is not yet found dead
  *     (fact A4.19); null when the GCS was not read or could not be
+ * @param otherWrite its replicas or workersToDelete as someone other than Rayscale changed them since Rayscale last wrote
+ *     them ({@link WrittenGroups}); null if no one did
  */
 public record ObservedCluster(
         String namespace,
@@ -33,7 +35,8 @@ public record ObservedCluster(
         boolean dryRun,
         List<ObservedGroup> groups,
         Map<String, ObservedPod> pods,
-        Map<String, List<String>> liveNodes) {
+        Map<String, List<String>> liveNodes,
+        OtherWrite otherWrite) {
 
     public ObservedCluster {
         groups = List.copyOf(groups);
@@ -47,12 +50,12 @@ public record ObservedCluster(
 
     public ObservedCluster withPods(Map<String, ObservedPod> now) {
         return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
-                groups, now, liveNodes);
+                groups, now, liveNodes, otherWrite);
     }
 
     public ObservedCluster withLiveNodes(Map<String, List<String>> nodes) {
         return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
-                groups, pods, nodes);
+                groups, pods, nodes, otherWrite);
     }
 
     /**

@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * relied on — the spec as read (its generation: so a cluster whose in-tree autoscaler was turned on, or whose
  * groups someone else changed, after the read is not written), the opt-in, the RayCluster's uid (not a namesake re-created since), the applied-decision mark (no
  * other decision applied meanwhile), and every group's name at its index, {@code replicas} and
- * {@code scaleStrategy.workersToDelete}, changed or not — then the new values and the new mark. If
+ * {@code scaleStrategy.workersToDelete}, changed or not — then the new values, the new mark and what
+ * Rayscale wrote to each group ({@link WrittenGroups}). If
  * anything tested changed, the API server refuses the whole patch (422) and nothing is overwritten.
  * Only these paths are touched; the rest of the RayCluster belongs to others.
  */
@@ -81,6 +82,7 @@ public final class Patches {
         }
         patch.add(op("add", ANNOTATIONS + escape(AppliedMark.SEQUENCE)).put("value", String.valueOf(mark.sequence())));
         patch.add(op("add", ANNOTATIONS + escape(AppliedMark.DECISION)).put("value", mark.decisionId()));
+        patch.add(op("add", ANNOTATIONS + escape(WrittenGroups.ANNOTATION)).put("value", WrittenGroups.after(plan)));
         return patch;
     }
 

@@ -412,7 +412,9 @@ class ActuationPlanTest {
                 + "{\"op\":\"replace\",\"path\":\"/spec/workerGroupSpecs/0/replicas\",\"value\":5},"
                 + "{\"op\":\"add\",\"path\":\"/spec/workerGroupSpecs/0/scaleStrategy\",\"value\":{\"workersToDelete\":[]}},"
                 + "{\"op\":\"add\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-sequence\",\"value\":\"9\"},"
-                + "{\"op\":\"add\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-decision\",\"value\":\"d-9\"}]");
+                + "{\"op\":\"add\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-decision\",\"value\":\"d-9\"},"
+                + "{\"op\":\"add\",\"path\":\"/metadata/annotations/rayscale.dev~1last-applied-groups\","
+                + "\"value\":\"{\\\"cpu\\\":\\\"5\\\",\\\"gpu\\\":\\\"1\\\"}\"}]");
     }
 
     // ---- builders ----
@@ -461,31 +463,31 @@ class ActuationPlanTest {
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup group, Map<String, ObservedCluster.ObservedPod> pods,
             Map<String, List<String>> liveNodes) {
-        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(group), pods, liveNodes);
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(group), pods, liveNodes, null);
     }
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup... groups) {
-        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of());
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of(), null);
     }
 
     private static ObservedCluster withUid(ObservedCluster c, String uid) {
         return new ObservedCluster(c.namespace(), c.name(), uid, c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes());
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static ObservedCluster withMark(ObservedCluster c, AppliedMark mark) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), mark, c.dryRun(), c.groups(), c.pods(), c.liveNodes());
+                c.inTreeAutoscaling(), mark, c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static ObservedCluster inTreeAutoscaling(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                true, c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes());
+                true, c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static ObservedCluster optedOut(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), false,
-                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes());
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     /** This actuator's last write, {@code decisionId}, at {@code at}, which left {@code after} at generation 4. */
@@ -495,7 +497,7 @@ class ActuationPlanTest {
 
     private static ObservedCluster dryRun(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), c.mark(), true, c.groups(), c.pods(), c.liveNodes());
+                c.inTreeAutoscaling(), c.mark(), true, c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static GroupTarget target(String group, int from, int to, PodDeletion... deletions) {
@@ -506,7 +508,7 @@ class ActuationPlanTest {
         return new PodDeletion(pod, node, DeletionCause.IDLE, 120_000L);
     }
 
-    private static ScaleDecision decision(GroupTarget... groups) {
+    static ScaleDecision decision(GroupTarget... groups) {
         return decision(NOW.plusSeconds(60), groups);
     }
 
