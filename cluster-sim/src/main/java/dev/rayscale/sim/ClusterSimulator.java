@@ -68,6 +68,8 @@ public final class ClusterSimulator implements AutoCloseable {
     private final GcsServer gcs;
     private final Kubelet kubelet;
     private final KubeRayOperator operator;
+    /** Null unless the workload has a GitOps tool re-apply the cluster's manifest. */
+    private final GitOpsWriter gitOps;
     private final ApiFaults apiFaults;
     /** False for a cluster of a {@link Fleet}, whose API server outlives it. */
     private final boolean ownsApiServer;
@@ -105,7 +107,8 @@ public final class ClusterSimulator implements AutoCloseable {
         pods[0] = kubelet;
         this.gcs = new GcsServer(ray, clock);
         this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, api.requests(), clock, this::happened,
-                versions.kubeRayRelease().replicaFailureCondition());
+                versions.kubeRayRelease());
+        this.gitOps = workload.gitOps() == null ? null : new GitOpsWriter(workload, client, NAMESPACE, name, this::happened);
     }
 
     /** The Kubernetes API a simulated cluster lives in: its own, or a {@link Fleet}'s shared by many clusters. */
@@ -232,6 +235,9 @@ public final class ClusterSimulator implements AutoCloseable {
         double now = workloadSeconds();
         if (!Double.isNaN(now)) {
             playDue(now);
+            if (gitOps != null) {
+                gitOps.tick(now);
+            }
         }
         if (cached == null) {
             operator.reconcile();
@@ -332,6 +338,22 @@ public final class ClusterSimulator implements AutoCloseable {
                 kubelet.forceDelete(pod);
             });
         }
+        if (event.editGroup() != null) {
+            Workload.GroupEdit edit = event.editGroup();
+            happened("the cluster's owner sets " + edit.group() + (edit.minReplicas() == null ? "" : " minReplicas " + edit.minReplicas())
+                    + (edit.maxReplicas() == null ? "" : " maxReplicas " + edit.maxReplicas()));
+            client.resources(RayCluster.class).inNamespace(NAMESPACE).withName(name).edit(cluster -> {
+                cluster.getSpec().getWorkerGroupSpecs().stream().filter(group -> group.getGroupName().equals(edit.group())).forEach(group -> {
+                    if (edit.minReplicas() != null) {
+                        group.setMinReplicas(edit.minReplicas());
+                    }
+                    if (edit.maxReplicas() != null) {
+                        group.setMaxReplicas(edit.maxReplicas());
+                    }
+                });
+                return cluster;
+            });
+        }
         if (event.suspend() != null) {
             happened(event.suspend() ? "the cluster is suspended" : "the cluster is resumed");
             client.resources(RayCluster.class).inNamespace(NAMESPACE).withName(name)
@@ -387,9 +409,31 @@ public final class ClusterSimulator implements AutoCloseable {
         return kubelet.all().stream().filter(pod -> !pod.head()).count() == minimum;
     }
 
-    /** True once every event was played and all work is done, whatever the cluster's size. */
+    /**
+     * True once every event was played, all work is done and the workload's GitOps tool (if any) has stopped, whatever the
+     * cluster's size: a cluster the tool may still resize is not settled, even at its minimum for a moment.
+     */
     public boolean workDone() {
-        return !Double.isNaN(beganAt) && nextEvent >= workload.events().size() && waitingFaults.isEmpty() && ray.stats().quiet();
+        return !Double.isNaN(beganAt) && nextEvent >= workload.events().size() && waitingFaults.isEmpty() && ray.stats().quiet()
+                && (gitOps == null || gitOps.stopped(workloadSeconds()));
+    }
+
+    /** How many times the workload's GitOps tool re-applied the manifest over a change (0 without one). */
+    public int gitOpsWrites() {
+        return gitOps == null ? 0 : gitOps.writes();
+    }
+
+    /** When the workload's GitOps tool first re-applied the manifest over a change (the real clock), or null. */
+    public Instant gitOpsFirstWrite() {
+        return gitOps == null ? null : gitOps.firstWrite();
+    }
+
+    /** The messages of the Warning Events of {@code reason} on the cluster's RayCluster. */
+    public List<String> warningMessages(String reason) {
+        return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+                .filter(event -> name.equals(event.getInvolvedObject().getName()) && "Warning".equals(event.getType())
+                        && reason.equals(event.getReason()))
+                .map(Event::getMessage).toList();
     }
 
     /** The reasons of the Warning Events on the cluster's RayCluster (kept unless its API server is a fleet's that keeps none). */

@@ -82,11 +82,14 @@ final class KubeRayOperator {
     private boolean suspended;
     private String replicaFailure;
     private final boolean conditions;
+    private final KubeRayRelease release;
+    /** The generation whose invalid spec was last told in an Event; 0 if none. */
+    private long refusedGeneration;
 
-    /** @param conditions the operator writes status conditions (on by default from KubeRay 1.3, {@link KubeRayRelease}) */
     KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, RayscaleRequests requests, DoubleSupplier clock,
-            Consumer<String> happened, boolean conditions) {
-        this.conditions = conditions;
+            Consumer<String> happened, KubeRayRelease release) {
+        this.release = release;
+        this.conditions = release.replicaFailureCondition();
         this.client = client;
         this.namespace = namespace;
         this.name = name;
@@ -104,15 +107,32 @@ final class KubeRayOperator {
         }
     }
 
-    /** One pass over {@code cluster} as last read (by a GET, or from an informer's cache as controller-runtime reads it). */
+    /**
+     * One pass over {@code cluster} as last read (by a GET, or from an informer's cache as controller-runtime reads it). From
+     * KubeRay 1.3 a spec its validation refuses ends the pass at once, with a Warning Event and no status written
+     * ({@code rayClusterReconcile} after {@code utils.ValidateRayClusterSpec}; research/kuberay-other-writers.md section 1):
+     * its pods stay as they are whatever the spec's replicas say, and {@code status.observedGeneration} stays behind.
+     */
     void reconcile(RayCluster cluster) {
+        String invalid = release.validatesSpec() ? release.specError(cluster.getSpec()) : null;
+        if (invalid != null) {
+            long generation = cluster.getMetadata().getGeneration() == null ? 0 : cluster.getMetadata().getGeneration();
+            if (generation != refusedGeneration) {
+                // Real KubeRay repeats the Event on every reconcile a watch event starts; once per generation is enough here.
+                refusedGeneration = generation;
+                happened.accept("KubeRay refuses the spec (generation " + generation + "): " + invalid);
+                events.record(cluster, ClusterEvents.Type.Warning, "InvalidRayClusterSpec",
+                        "The RayCluster spec is invalid " + namespace + "/" + name + ": " + invalid);
+            }
+            return;
+        }
         String failure = null;
         try {
             reconcilePods(cluster);
         } catch (PassFailed failed) {
             failure = failed.reason == null ? null : failed.reason + "\n" + failed.getMessage();
         }
-        updateStatus(failure);
+        updateStatus(failure, cluster.getMetadata().getGeneration());
     }
 
     private void reconcilePods(RayCluster cluster) {
@@ -315,12 +335,13 @@ final class KubeRayOperator {
     }
 
     /** The status the operator writes: the ReplicaFailure and suspend conditions, the state, desired workers. */
-    private void updateStatus(String failure) {
-        if (Objects.equals(failure, replicaFailure) && suspended == wasSuspended) {
+    private void updateStatus(String failure, Long generation) {
+        if (Objects.equals(failure, replicaFailure) && suspended == wasSuspended && Objects.equals(generation, observedGeneration)) {
             return;
         }
         replicaFailure = failure;
         wasSuspended = suspended;
+        observedGeneration = generation;
         StringBuilder written = new StringBuilder("[");
         if (failure != null && conditions) {
             int newline = failure.indexOf('\n');
@@ -330,12 +351,15 @@ final class KubeRayOperator {
             written.append(written.length() > 1 ? "," : "").append(condition("RayClusterSuspended", "True", "RayClusterSuspended", ""));
         }
         written.append(']');
-        String status = "{\"state\":\"" + (suspended ? "suspended" : "ready") + "\",\"conditions\":" + written + "}";
+        // calculateStatus: newInstance.Status.ObservedGeneration = newInstance.ObjectMeta.Generation (KubeRay 1.0 to today).
+        String status = "{\"state\":\"" + (suspended ? "suspended" : "ready") + "\",\"conditions\":" + written
+                + (generation == null ? "" : ",\"observedGeneration\":" + generation) + "}";
         client.resources(RayCluster.class).inNamespace(namespace).withName(name).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + status + "}]");
     }
 
     private boolean wasSuspended;
+    private Long observedGeneration;
 
     private static String condition(String type, String status, String reason, String message) {
         return "{\"type\":\"" + type + "\",\"status\":\"" + status + "\",\"reason\":\"" + reason + "\",\"message\":"

@@ -1,6 +1,8 @@
 package dev.rayscale.sim;
 
 import dev.rayscale.events.ReleaseVersion;
+import io.ray.v1.RayClusterSpec;
+import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 
 /**
  * What a KubeRay release does where releases differ, read at ray-project/kuberay's release tags ({@code git show
@@ -13,7 +15,9 @@ import dev.rayscale.events.ReleaseVersion;
  *   <li><b>v1.2.0</b>: worker pods are named {@code <cluster>-<group>-worker-} (first 50 characters of the prefix,
  *       {@code PodGenerateName}); before, {@code <cluster>-worker-<group>-} cut to its last 50 ({@code CheckName}).</li>
  *   <li><b>v1.3.0</b>: the {@code ReplicaFailure} condition is on by default (gate {@code RayClusterStatusConditions},
- *       Alpha in 1.2, no conditions at all before).</li>
+ *       Alpha in 1.2, no conditions at all before); a spec {@code utils.ValidateRayClusterSpec} refuses stops the reconcile
+ *       with a Warning Event {@code InvalidRayClusterSpec} only ({@code rayClusterReconcile}; none of 1.0 to 1.2.2 has the
+ *       stop).</li>
  *   <li><b>v1.6.0</b>: multi-host pods carry {@code ray.io/worker-group-replica-name} (gate {@code RayMultiHostIndexing}
  *       Beta, on); the Ray container gets {@code RAY_CLUSTER_NAMESPACE}; the head pod the annotation
  *       {@code ray.io/kuberay-version}.</li>
@@ -47,6 +51,36 @@ public record KubeRayRelease(ReleaseVersion version) {
     /** The RayCluster reports pods it cannot create as the {@code ReplicaFailure} condition. */
     public boolean replicaFailureCondition() {
         return version.atLeast(CONDITIONS);
+    }
+
+    /** A spec the validation refuses stops the reconcile ({@link #specError}). */
+    public boolean validatesSpec() {
+        return version.atLeast(CONDITIONS);
+    }
+
+    /**
+     * What this release's {@code ValidateRayClusterSpec} says of the worker groups' bounds (the checks a replicas-minded
+     * writer can trip; research/kuberay-other-writers.md section 1), or null if it accepts them. It checks neither
+     * {@code replicas} nor {@code workersToDelete}: a {@code replicas} above {@code maxReplicas} is clamped, not refused.
+     */
+    public String specError(RayClusterSpec spec) {
+        if (!version.atLeast(REPLICA_LABELS) || spec.getWorkerGroupSpecs() == null) {
+            return null;
+        }
+        for (WorkerGroupSpecs group : spec.getWorkerGroupSpecs()) {
+            Integer min = group.getMinReplicas();
+            Integer max = group.getMaxReplicas();
+            if (min != null && min < 0) {
+                return "worker group " + group.getGroupName() + " has negative minReplicas " + min;
+            }
+            if (max != null && max < 0) {
+                return "worker group " + group.getGroupName() + " has negative maxReplicas " + max;
+            }
+            if (min != null && max != null && min > max) {
+                return "worker group " + group.getGroupName() + " has minReplicas " + min + " greater than maxReplicas " + max;
+            }
+        }
+        return null;
     }
 
     /** Multi-host pods carry their replica's name; Ray containers {@code RAY_CLUSTER_NAMESPACE}; the head the version annotation. */

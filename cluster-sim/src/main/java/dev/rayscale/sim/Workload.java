@@ -27,6 +27,8 @@ import java.util.TreeMap;
  * @param nodePool absent: every pod is scheduled at once; present: pods wait for free node slots, and a
  *     simulated node autoscaler adds nodes after its own delay
  * @param maxSeconds the run stops after this much simulated time even if not settled
+ * @param gitOps absent: no one but Rayscale writes the worker groups' replicas; present: a GitOps tool re-applies the
+ *     RayCluster's manifest (each group's initial {@code replicas}) on a schedule
  */
 public record Workload(
         String name,
@@ -38,7 +40,8 @@ public record Workload(
         Double containerRestartSeconds,
         Double terminationSeconds,
         double maxSeconds,
-        List<Event> events) {
+        List<Event> events,
+        GitOps gitOps) {
 
     public Workload {
         containerRestartSeconds = containerRestartSeconds == null ? 10.0 : containerRestartSeconds;
@@ -125,6 +128,14 @@ public record Workload(
         }
     }
 
+    /**
+     * A GitOps tool that syncs the cluster's manifest every {@code everySeconds}, from that time on, until
+     * {@code untilSeconds} (absent: for ever; present: its team then told it to leave replicas alone), writing as
+     * {@code manager} ({@link GitOpsWriter}).
+     */
+    public record GitOps(String manager, double everySeconds, Double untilSeconds) {
+    }
+
     /** At most {@code maxPods} pods of {@code group} may exist. */
     public record Quota(String group, int maxPods) {
     }
@@ -142,10 +153,15 @@ public record Workload(
      * At {@code at} seconds, one or more of: submit tasks or a placement group; call {@code request_resources}
      * ({@code requestResources}); make the GCS process exit ({@code restartHead}); crash raylets in running pods
      * ({@code restartRaylets}); evict pods gracefully ({@code evict}); lose pods abruptly ({@code losePods}: their node
-     * failed); suspend or resume the cluster ({@code suspend}).
+     * failed); suspend or resume the cluster ({@code suspend}); have the cluster's owner change a group's bounds
+     * ({@code editGroup}).
      */
     public record Event(double at, Tasks tasks, PlacementGroup placementGroup, RequestResources requestResources, Boolean restartHead,
-            PodSelection restartRaylets, PodSelection evict, PodSelection losePods, Boolean suspend) {
+            PodSelection restartRaylets, PodSelection evict, PodSelection losePods, Boolean suspend, GroupEdit editGroup) {
+    }
+
+    /** The cluster's owner sets {@code minReplicas} and {@code maxReplicas} of {@code group} (each only if given). */
+    public record GroupEdit(String group, Integer minReplicas, Integer maxReplicas) {
     }
 
     /**
@@ -223,7 +239,7 @@ public record Workload(
 
     public Workload withCluster(Cluster changed) {
         return new Workload(name, description, speed, changed, nodePool, podStartSeconds, containerRestartSeconds, terminationSeconds,
-                maxSeconds, events);
+                maxSeconds, events, gitOps);
     }
 
     public Group group(String name) {

@@ -152,6 +152,28 @@ class KubeRayConformanceTest {
                             .extracting(pod -> pod.getMetadata().getLabels().get("ray.io/worker-group-replica-name")).containsOnly(
                                     f.pods("tpu").get(0).getMetadata().getLabels().get("ray.io/worker-group-replica-name"));
                 }),
+                fact("D56 a spec ValidateRayClusterSpec refuses (1.6: minReplicas above maxReplicas) stops the reconcile: a Warning "
+                        + "InvalidRayClusterSpec, no pod created for more replicas, no status written (raycluster_controller.go "
+                        + "rayClusterReconcile, research/kuberay-other-writers.md section 1)", f -> {
+                    f.running("cpu", 1);
+                    long observed = f.cluster().getStatus().getObservedGeneration();
+                    assertThat(observed).as("calculateStatus writes the generation it reconciled").isEqualTo(f.cluster().getMetadata().getGeneration());
+                    f.editGroup("cpu", group -> {
+                        group.setMinReplicas(12);
+                        group.setMaxReplicas(10);
+                        group.setReplicas(3);
+                    });
+                    f.advance(5);
+                    assertThat(f.podNames("cpu")).as("nothing reconciled").hasSize(1);
+                    assertThat(f.events()).anyMatch(e -> "InvalidRayClusterSpec".equals(e.getReason()) && "Warning".equals(e.getType())
+                            && e.getMessage().equals("The RayCluster spec is invalid default/conf: worker group cpu has minReplicas 12 greater "
+                                    + "than maxReplicas 10"));
+                    assertThat(f.cluster().getStatus().getObservedGeneration()).as("observedGeneration stays behind").isEqualTo(observed);
+                    f.editGroup("cpu", group -> group.setMinReplicas(0));
+                    f.advance(5);
+                    assertThat(f.podNames("cpu")).hasSize(3);
+                    assertThat(f.cluster().getStatus().getObservedGeneration()).isEqualTo(f.cluster().getMetadata().getGeneration());
+                }),
                 fact("B10.36 restartPolicy Always (KubeRay leaves the template's when its autoscaler is off): the ray container restarts in its pod", f -> {
                     String pod = f.running("cpu", 1).get(0);
                     f.sim.ray().crashRaylet(pod);

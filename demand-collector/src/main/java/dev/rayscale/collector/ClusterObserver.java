@@ -6,6 +6,7 @@ import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.collector.assembly.RayPod;
 import dev.rayscale.collector.assembly.RayState;
 import dev.rayscale.collector.assembly.SnapshotAssembler;
+import dev.rayscale.collector.assembly.SpecLag;
 import dev.rayscale.events.KubernetesSource;
 import dev.rayscale.events.SourceStatus;
 import dev.rayscale.gcs.proto.ClusterResourceConstraint;
@@ -55,9 +56,14 @@ final class ClusterObserver implements AutoCloseable {
     private final Map<String, FloorRead> floors = new ConcurrentHashMap<>();
     /** Each cluster's GCS process, replaced whole on every read. */
     private final Map<String, GcsProcess> processes = new ConcurrentHashMap<>();
+    /** How long KubeRay has not acted on each cluster's spec, for the clusters where it has not. */
+    private final Map<String, SpecLag> lags = new ConcurrentHashMap<>();
+    private final Duration notReconciledAfter;
 
-    ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline, RayKvClient kv, Duration floorEvery) {
+    ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline, RayKvClient kv, Duration floorEvery,
+            Duration notReconciledAfter) {
         this.floorEvery = floorEvery;
+        this.notReconciledAfter = notReconciledAfter;
         this.channels = channels;
         this.inventory = inventory;
         this.deadline = deadline;
@@ -141,11 +147,14 @@ final class ClusterObserver implements AutoCloseable {
         if (read instanceof GcsRead.Failed failed && CREDENTIALS_REFUSED.contains(failed.code())) {
             channels.release(id);
         }
-        KubernetesSource kubernetes = inventory.watching()
+        Instant now = Instant.now();
+        SpecLag lag = lags.compute(id, (key, before) -> SpecLag.of(before, cluster, now));
+        KubernetesSource kubernetes = (inventory.watching()
                 ? KubernetesSource.ok(cluster.getMetadata().getResourceVersion(), generation(cluster))
                 : new KubernetesSource(SourceStatus.STALE, "a watch on RayClusters or pods is reconnecting",
-                        cluster.getMetadata().getResourceVersion(), generation(cluster));
-        return new Observation(id, cluster, pods, read, kubernetes, Instant.now(), rayVersion, requests.problem());
+                        cluster.getMetadata().getResourceVersion(), generation(cluster)))
+                .notReconciled(lag == null ? null : lag.problem(now, notReconciledAfter));
+        return new Observation(id, cluster, pods, read, kubernetes, now, rayVersion, requests.problem());
     }
 
     /**
@@ -177,6 +186,7 @@ final class ClusterObserver implements AutoCloseable {
         channels.release(id);
         processes.remove(id);
         floors.remove(id);
+        lags.remove(id);
     }
 
     @Override

@@ -68,7 +68,8 @@ public class ClusterPoller {
             Sharding sharding, CollectorMetrics metrics, KubernetesClient kubernetes) {
         this.inventory = inventory;
         this.observer = new ClusterObserver(new GcsChannels(kubernetes, config.gcs(), metrics.gcsCalls()), inventory,
-                config.gcs().deadline(), new RayKvClient(config.gcs().deadline(), config.gcs().clientSwitch(), metrics), config.heartbeat());
+                config.gcs().deadline(), new RayKvClient(config.gcs().deadline(), config.gcs().clientSwitch(), metrics), config.heartbeat(),
+                config.notReconciledAfter());
         this.publisher = publisher;
         this.warnings = warnings;
         this.config = config;
@@ -232,6 +233,10 @@ public class ClusterPoller {
         if (observation.floorRefused() != null) {
             warnings.once(observation.cluster(), "ResourceRequestsRefused", "Rayscale cannot use what request_resources() wrote in the "
                     + "GCS (" + observation.floorRefused() + "); it keeps the floor it read last.");
+        }
+        if (observation.kubernetes().notReconciled() != null) {
+            warnings.once(observation.cluster(), "SpecNotReconciled", "Rayscale holds this cluster at its size: "
+                    + observation.kubernetes().notReconciled() + ".");
         }
         publisher.publish(snapshot, observation.cluster(), observation.observedAt());
     }

@@ -23,6 +23,14 @@ public interface CollectorConfig {
     @WithDefault("5s")
     Duration heartbeat();
 
+    /**
+     * How long KubeRay may leave a RayCluster's spec unreconciled ({@code status.observedGeneration} behind
+     * {@code metadata.generation}) before the cluster's size is held, with a Warning Event {@code SpecNotReconciled}: KubeRay
+     * stops at a spec it finds invalid, and replicas written then change nothing. A healthy operator catches up in seconds.
+     */
+    @WithDefault("60s")
+    Duration notReconciledAfter();
+
     /** The pod label that names a multi-host replica (pods of one replica share its value). */
     @WithDefault(RayLabels.REPLICA)
     String replicaLabel();

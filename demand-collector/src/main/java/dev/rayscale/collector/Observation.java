@@ -34,6 +34,6 @@ record Observation(String id, RayCluster cluster, List<RayPod> pods, GcsRead gcs
 
     /** What decides whether this observation is news. */
     Fingerprint fingerprint() {
-        return Fingerprint.of(cluster, pods, gcs, gcsRayVersion);
+        return Fingerprint.of(cluster, pods, gcs, gcsRayVersion).andNotReconciled(kubernetes.notReconciled() != null);
     }
 }

@@ -465,6 +465,45 @@ class CollectorServiceTest {
                 .anyMatch(s -> s.workerGroups().get(0).maxReplicas() == 7));
     }
 
+    /**
+     * KubeRay 1.3+ stops at a spec it finds invalid and writes no status (raycluster_controller.go rayClusterReconcile, after
+     * utils.ValidateRayClusterSpec; SpecLag): its status.observedGeneration stays behind. Past the patience (2 s here) the
+     * snapshot says so, and the owners are told; once KubeRay catches up, the snapshots say nothing of it.
+     */
+    @Test
+    void aSpecKubeRayDoesNotActOnIsSaidSoAndWarnedOf() {
+        gcs.serve(GcsStates.state(1).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("invalid")));
+        observedGeneration(cluster, 1);
+        awaitRecord(cluster, s -> s.sources().kubernetes().generation() == 1);
+
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).edit(c -> {
+            c.getSpec().getWorkerGroupSpecs().get(0).setMinReplicas(30);
+            return c;
+        });
+
+        ClusterSnapshot held = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> s.sources().kubernetes().notReconciled() != null).value());
+        assertThat(held.sources().kubernetes().notReconciled()).contains("generation 2", "status.observedGeneration is 1",
+                "InvalidRayClusterSpec");
+        assertThat(records(cluster)).filteredOn(s -> s.sources().kubernetes().generation() == 2).first()
+                .as("not before KubeRay has had its time").satisfies(s -> assertThat(s.sources().kubernetes().notReconciled()).isNull());
+        await().atMost(WITHIN).until(() -> warnings(cluster).stream().anyMatch(e -> "SpecNotReconciled".equals(e.getReason())));
+
+        observedGeneration(cluster, 2);
+        long before = records(cluster).size();
+        await().atMost(WITHIN).until(() -> records(cluster).stream().skip(before).anyMatch(s -> s.sources().kubernetes().notReconciled() == null));
+    }
+
+    /** Writes {@code status.observedGeneration} as KubeRay's reconcile does. */
+    private void observedGeneration(RayCluster cluster, long generation) {
+        kubernetes.resources(RayCluster.class).inNamespace("default").withName(cluster.getMetadata().getName()).editStatus(c -> {
+            RayClusterStatus status = c.getStatus() == null ? new RayClusterStatus() : c.getStatus();
+            status.setObservedGeneration(generation);
+            c.setStatus(status);
+            return c;
+        });
+    }
+
     @Test
     void aClusterWithInTreeAutoscalingGetsAWarningAndNoSnapshots() {
         RayCluster fighting = RayClusters.walkthrough("default", unique("fighting"));

@@ -9,6 +9,7 @@ import dev.rayscale.sim.ClientPath;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.DemoRun;
+import dev.rayscale.sim.demo.OtherWriterReport;
 import dev.rayscale.sim.demo.Summary;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * protocol, on a simulated clock.
  */
 class ClosedLoopTest {
+
+    /**
+     * Rayscale's bound in a contest (3 writes after another writer's change, the default) for a scale-down that takes two
+     * patches: the removal, then workersToDelete cleared once its pods are gone.
+     */
+    private static final long CONTESTED_PATCHES_BOUND = 2 * 3;
 
     @Test
     void theWalkthroughScalesTo15AtOnceRunsEverythingAndReturnsToZero() throws Exception {
@@ -86,6 +93,54 @@ class ClosedLoopTest {
         }
     }
 
+    /**
+     * A GitOps tool re-applies its manifest's 4 workers over Rayscale's scale-downs every 30 s (GitOpsWriter). Rayscale names
+     * it in Warning Events, patches a bounded number of times, then holds; once the tool stops and the hold ends, Rayscale
+     * removes the idle workers. No pod is deleted busy or by the operator's choice: the tool only ever raises replicas here.
+     */
+    @Test
+    void aGitOpsToolThatKeepsReapplyingReplicasIsNamedAndNotFought() throws Exception {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped("gitops-reapply"), 20, "e2e-gitops-reapply")) {
+            assertThat(run.awaitSettled()).as("settles once the tool stops and the hold ends: %s", run.simulator().happenings()).isTrue();
+            ClosedLoops.assertHealthy(run);
+            ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
+            OtherWriterReport other = run.otherWriter();
+
+            assertThat(other.syncs()).as("the tool changed Rayscale's values").isGreaterThanOrEqualTo(4);
+            assertThat(other.warnings()).as("one Event per change Rayscale read").isNotEmpty()
+                    .allSatisfy(message -> assertThat(message).contains("argocd-controller changed workers replicas"));
+            assertThat(other.held()).as("decisions held (REJECTED, OTHER_WRITER) among %s", run.trail().actuations().stream()
+                    .map(result -> run.simSeconds(result.completedAt()) + " " + result.cause() + ": " + result.reason()).toList()).isPositive();
+            assertThat(other.contestedPatches()).as("Rayscale's patches while the tool kept changing its values: %s", other)
+                    .isLessThanOrEqualTo(CONTESTED_PATCHES_BOUND);
+            assertThat(run.summary(true).finalWorkers()).isZero();
+        }
+    }
+
+    /**
+     * The owner sets minReplicas above maxReplicas; KubeRay refuses the spec and stops reconciling (KubeRayOperator, after
+     * KubeRay's ValidateRayClusterSpec). Rayscale freezes the cluster while the spec stays so: work that comes meanwhile
+     * waits, nothing is written, and once the owner fixes the spec the work runs and the cluster settles.
+     */
+    @Test
+    void aSpecKubeRayRefusesFreezesTheClusterUntilItIsFixed() throws Exception {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped("invalid-spec"), 20, "e2e-invalid-spec")) {
+            assertThat(run.awaitSettled()).as("settles once the spec is fixed: %s", run.simulator().happenings()).isTrue();
+            ClosedLoops.assertHealthy(run);
+            ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
+            List<Sample> refused = run.samples().stream().filter(sample -> sample.seconds() > 170 && sample.seconds() < 295).toList();
+
+            assertThat(run.simulator().happenings()).anyMatch(line -> line.contains("KubeRay refuses the spec"));
+            assertThat(refused).as("work waited while KubeRay refused the spec").anySatisfy(sample -> assertThat(sample.pendingTasks()).isPositive());
+            assertThat(run.trail().decisions()).as("Rayscale asked for nothing while KubeRay refused the spec")
+                    .noneMatch(decision -> decision.grows() && run.simSeconds(decision.decidedAt()) > 45 && run.simSeconds(decision.decidedAt()) < 295);
+            assertThat(run.simulator().warningMessages("SpecNotReconciled")).as("the owners told, from the observed generation")
+                    .anySatisfy(message -> assertThat(message).contains("status.observedGeneration", "InvalidRayClusterSpec"));
+            assertThat(run.summary(true).completedTasks()).isEqualTo(7);
+            assertThat(run.summary(true).finalWorkers()).isZero();
+        }
+    }
+
     @Test
     void placementGroupsOfEveryStrategyGetTheRightNodeCount() throws Exception {
         try (DemoRun run = ClosedLoops.start(Workload.shipped("placement-groups"), 20, "e2e-placement-groups")) {
@@ -112,9 +167,10 @@ class ClosedLoopTest {
         Workload workload = Workload.shipped("request-resources");
         List<Workload.Event> events = workload.events().stream().map(event -> event.requestResources() == null ? event
                 : new Workload.Event(event.at(), null, null, new Workload.RequestResources(event.requestResources().numCpus(), List.of(), path),
-                        null, null, null, null, null)).toList();
+                        null, null, null, null, null, null)).toList();
         Workload onPath = new Workload(workload.name(), workload.description(), workload.speed(), workload.cluster(), workload.nodePool(),
-                workload.podStartSeconds(), workload.containerRestartSeconds(), workload.terminationSeconds(), workload.maxSeconds(), events);
+                workload.podStartSeconds(), workload.containerRestartSeconds(), workload.terminationSeconds(), workload.maxSeconds(), events,
+                workload.gitOps());
         try (DemoRun run = ClosedLoops.start(onPath, 20, "e2e-request-resources-" + path.name().toLowerCase(java.util.Locale.ROOT))) {
             assertThat(run.awaitSettled()).as("settles: work done, the floor cleared, back to 0").isTrue();
             List<ScaleDecision> decisions = run.trail().decisions();

@@ -6,6 +6,9 @@ public enum DecisionMode {
     ACTIVE,
     /** The cluster's state was not known well enough to scale on: its size is held, minReplicas still apply. */
     HOLD,
-    /** The cluster's policy suspends Rayscale, or its Ray or KubeRay cannot be served safely: nothing changes. */
+    /**
+     * The cluster's policy suspends Rayscale, its Ray or KubeRay cannot be served safely, or KubeRay is not acting on its
+     * spec: nothing changes.
+     */
     FROZEN
 }

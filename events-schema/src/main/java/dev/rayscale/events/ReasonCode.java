@@ -12,6 +12,8 @@ public enum ReasonCode {
     SCALE_DOWN_UNSAFE,
     /** The Kubernetes view is stale or unavailable: the size is held. */
     KUBERNETES_UNRELIABLE,
+    /** KubeRay is not acting on the RayCluster's current spec (an invalid spec stops it): nothing is changed. */
+    SPEC_NOT_RECONCILED,
     /** A group's target replicas differ from its current ones; the detail says by what and why. */
     REPLICAS_CHANGED,
     /** A group's pods cannot be created (quota, admission): the operator's pod creation fails. */

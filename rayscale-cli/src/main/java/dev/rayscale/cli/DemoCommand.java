@@ -12,6 +12,7 @@ import dev.rayscale.sim.demo.DemoRun;
 import dev.rayscale.sim.demo.Fault;
 import dev.rayscale.sim.demo.FaultReport;
 import dev.rayscale.sim.demo.FleetScenario;
+import dev.rayscale.sim.demo.OtherWriterReport;
 import dev.rayscale.sim.demo.Summary;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -42,7 +43,7 @@ import picocli.CommandLine.Spec;
             "no GCS crashed by a client, no pod deleted by the operator's own choice, no decision applied twice or left",
             "without a result, every poison record dead-lettered, every injected fault caught up with, no unexpected ERROR.",
             "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait, head-restart, "
-                + "raylet-restart, quota, eviction-churn, suspend, request-resources; and mixed-fleet, one Rayscale serving clusters "
+                + "raylet-restart, quota, eviction-churn, suspend, request-resources, gitops-reapply, invalid-spec; and mixed-fleet, one Rayscale serving clusters "
                 + "of several Ray and KubeRay generations (its last line adds clusters=, unsupported= and scale_up_only=)."})
 public class DemoCommand implements Callable<Integer> {
 
@@ -155,7 +156,16 @@ public class DemoCommand implements Callable<Integer> {
                 out.println("UNEXPECTED ERROR lines in the services' logs (a healthy run has none):");
                 errors.forEach(line -> out.println("  " + line));
             }
-            out.println(summary.line());
+            OtherWriterReport otherWriter = run[0].otherWriter();
+            if (otherWriter != null) {
+                out.println(String.format(Locale.ROOT, "another writer: %s synced its manifest over Rayscale's values %d time(s); Rayscale "
+                        + "patched %d time(s) in the contest, then held %d decision(s) (REJECTED, OTHER_WRITER)", otherWriter.manager(),
+                        otherWriter.syncs(), otherWriter.contestedPatches(), otherWriter.held()));
+                otherWriter.warnings().forEach(message -> out.println("  Warning ReplicasChangedByAnotherWriter: " + message));
+            }
+            run[0].simulator().warningMessages("SpecNotReconciled")
+                    .forEach(message -> out.println("Warning SpecNotReconciled (decisions frozen meanwhile): " + message));
+            out.println(summary.line() + (otherWriter == null ? "" : otherWriter.keys()));
             out.flush();
             return interrupted.get() ? 130 : settled && summary.invariantsHeld() && summary.faultsSurvived() && errors.isEmpty() ? 0 : 1;
         } finally {

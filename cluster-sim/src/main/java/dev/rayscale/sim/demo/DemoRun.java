@@ -168,6 +168,15 @@ public final class DemoRun implements AutoCloseable {
                 trail.deadLetters(), simulator.firstDemandAt(), firstPatch, settled, faults.reports(), faults.poisonNotDeadLettered());
     }
 
+    /** For a workload with a GitOps tool, how Rayscale stood with it; null otherwise. */
+    public OtherWriterReport otherWriter() {
+        if (workload.gitOps() == null) {
+            return null;
+        }
+        return OtherWriterReport.of(workload.gitOps().manager(), simulator.gitOpsWrites(), simulator.gitOpsFirstWrite(),
+                simulator.warningMessages(OtherWriterReport.EVENT_REASON), trail.actuations());
+    }
+
     /** Until every decision has a result and every poison record is set aside, or {@code within} is up. */
     private void awaitTrailComplete(Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
@@ -223,9 +232,13 @@ public final class DemoRun implements AutoCloseable {
         return simulator.samples();
     }
 
-    /** Simulated seconds since the workload started, for an instant on the real clock. */
-    double simSeconds(Instant instant) {
-        return Duration.between(began, instant).toMillis() / 1000.0 * speed;
+    /**
+     * Simulated seconds since the workload started, for an instant on the real clock; 0 before it started (a cluster whose
+     * first state already calls for a decision, such as more replicas than its work needs, gets one before).
+     */
+    public double simSeconds(Instant instant) {
+        Instant start = began;
+        return start == null ? 0 : Duration.between(start, instant).toMillis() / 1000.0 * speed;
     }
 
     /**

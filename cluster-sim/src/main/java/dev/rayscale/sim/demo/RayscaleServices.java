@@ -196,11 +196,13 @@ public final class RayscaleServices implements AutoCloseable {
         List<String> apiServerOptions = List.of("-Dkubernetes.master=" + apiServer, "-Dkubernetes.trust.certificates=true",
                 "-Dkubernetes.namespace=default", "-Dkubernetes.auth.token=simulated-service-account");
         command.addAll(switch (service) {
-            case COLLECTOR -> List.of("-Drayscale.collector.poll-interval=250ms", "-Drayscale.collector.heartbeat=1s");
+            case COLLECTOR -> List.of("-Drayscale.collector.poll-interval=250ms", "-Drayscale.collector.heartbeat=1s",
+                    "-Drayscale.collector.not-reconciled-after=3s");
             case PLANNER -> List.of("-Dmp.messaging.incoming.snapshots.group.id=" + group(service),
                     "-Dmp.messaging.incoming.snapshots.auto.offset.reset=" + offsetReset);
+            // A hold for another writer as long as a demo can wait (the simulated cluster runs 10-20 times faster).
             case ACTUATOR -> List.of("-Dmp.messaging.incoming.decisions.group.id=" + group(service),
-                    "-Dmp.messaging.incoming.decisions.auto.offset.reset=" + offsetReset);
+                    "-Dmp.messaging.incoming.decisions.auto.offset.reset=" + offsetReset, "-Drayscale.actuator.other-writers.hold=30s");
         });
         if (service != Service.PLANNER) {
             command.addAll(apiServerOptions);

@@ -30,6 +30,7 @@ public record Fingerprint(Demand demand, HashCode digest) {
 
     private static final HashFunction DIGEST = Hashing.murmur3_128();
     private static final Comparator<RayPod> BY_NAME = Comparator.comparing(RayPod::name);
+    private static final HashCode NOT_RECONCILED = DIGEST.hashUnencodedChars("spec not reconciled");
 
     public static Fingerprint of(RayCluster cluster, List<RayPod> pods, GcsRead read, String gcsRayVersion) {
         Hasher digest = DIGEST.newHasher();
@@ -56,6 +57,11 @@ public record Fingerprint(Demand demand, HashCode digest) {
             digest.putInt(pod.kubeRay() == null ? -1 : pod.kubeRay().ordinal());
         });
         return new Fingerprint(demand, digest.hash());
+    }
+
+    /** The same, and whether KubeRay is acting on the spec: a spec found not reconciled is news though nothing else changed. */
+    public Fingerprint andNotReconciled(boolean notReconciled) {
+        return notReconciled ? new Fingerprint(demand, Hashing.combineOrdered(List.of(digest, NOT_RECONCILED))) : this;
     }
 
     private static void node(Hasher digest, RayNode node) {

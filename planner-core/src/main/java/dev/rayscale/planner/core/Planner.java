@@ -7,6 +7,7 @@ import dev.rayscale.events.ReasonCode;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.SourceStatus;
 import dev.rayscale.events.Support;
+import dev.rayscale.events.WorkerGroup;
 
 /**
  * The scaling planner: one cluster snapshot in, one scale decision out. Pure and deterministic: it
@@ -49,8 +50,13 @@ public final class Planner {
         Plan plan = Plan.of(snapshot, policy);
         Reason hold = holdReason(snapshot);
         boolean unsupported = snapshot.support() == Support.UNSUPPORTED;
-        DecisionMode mode = policy.suspended() || unsupported ? DecisionMode.FROZEN : hold != null ? DecisionMode.HOLD : DecisionMode.ACTIVE;
-        if (unsupported) {
+        String notReconciled = notReconciled(snapshot);
+        DecisionMode mode = policy.suspended() || unsupported || notReconciled != null ? DecisionMode.FROZEN
+                : hold != null ? DecisionMode.HOLD : DecisionMode.ACTIVE;
+        if (notReconciled != null) {
+            plan.because(ReasonCode.SPEC_NOT_RECONCILED, "KubeRay is not acting on the RayCluster's spec, so replicas written now would "
+                    + "change nothing, not even up to minReplicas: no change (" + notReconciled + ")");
+        } else if (unsupported) {
             plan.because(ReasonCode.VERSION_UNSUPPORTED, "Rayscale cannot serve this cluster's versions safely, so it changes nothing: "
                     + String.join("; ", snapshot.versions().limits()));
         } else if (mode == DecisionMode.FROZEN) {
@@ -76,6 +82,21 @@ public final class Planner {
             FailedLaunches.apply(plan);
         }
         return DecisionWriter.write(plan, mode, settings);
+    }
+
+    /**
+     * Why KubeRay is not acting on the cluster's spec, or null: the collector found its observed generation behind for long,
+     * or a group's bounds are ones KubeRay 1.6+ refuses outright (minReplicas above maxReplicas: {@code
+     * ValidateRayClusterSpec} stops the whole reconcile; older releases clamp to maxReplicas, and no target is sane then).
+     */
+    private static String notReconciled(ClusterSnapshot snapshot) {
+        for (WorkerGroup group : snapshot.workerGroups()) {
+            if (group.minReplicas() > group.maxReplicas()) {
+                return "worker group " + group.name() + " has minReplicas " + group.minReplicas() + " greater than maxReplicas "
+                        + group.maxReplicas() + ": KubeRay 1.6 and later refuse such a spec and act on none of it";
+            }
+        }
+        return snapshot.sources().kubernetes().notReconciled();
     }
 
     /** Why the snapshot cannot be trusted to scale on, or null if it can. Unknown is not zero. */

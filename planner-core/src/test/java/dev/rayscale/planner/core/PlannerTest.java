@@ -548,6 +548,23 @@ class PlannerTest {
                                 assertThat(decision.mode()).isEqualTo(DecisionMode.HOLD);
                                 assertThat(decision.codedReasons().get(0).code()).isEqualTo(ReasonCode.KUBERNETES_UNRELIABLE);
                             }),
+                    when("a spec KubeRay is not acting on is left alone, even below minReplicas: writes would change nothing",
+                            Snapshots.cluster().group(group("cpu4", 2, 5, 10, "CPU", "4"))
+                                .idle("a", "cpu4", FOUR_CPU, Duration.ofHours(1)).tasks(100, "CPU", "1")
+                                .notReconciled("status.observedGeneration 6 has stayed behind generation 7 for 90 s"),
+                            decision -> {
+                                assertThat(decision.changesAnything()).isFalse();
+                                assertThat(decision.mode()).isEqualTo(DecisionMode.FROZEN);
+                                assertThat(decision.reasons().get(0)).contains("KubeRay is not acting", "behind generation 7");
+                                assertThat(decision.codedReasons()).extracting(Reason::code).containsExactly(ReasonCode.SPEC_NOT_RECONCILED);
+                            }),
+                    when("bounds KubeRay refuses (minReplicas above maxReplicas) leave the cluster alone at once",
+                            Snapshots.cluster().group(group("cpu", 2, 12, 10, "CPU", "1")).tasks(20, "CPU", "1"),
+                            decision -> {
+                                assertThat(decision.changesAnything()).isFalse();
+                                assertThat(decision.mode()).isEqualTo(DecisionMode.FROZEN);
+                                assertThat(decision.reasons().get(0)).contains("minReplicas 12 greater than maxReplicas 10");
+                            }),
                     when("a suspended cluster is left alone",
                             Snapshots.walkthrough().suspended().tasks(15, "CPU", "1"),
                             decision -> {

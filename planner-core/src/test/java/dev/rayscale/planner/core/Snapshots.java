@@ -182,6 +182,11 @@ final class Snapshots {
         return this;
     }
 
+    Snapshots notReconciled(String why) {
+        kubernetes = kubernetes.notReconciled(why);
+        return this;
+    }
+
     /** The cluster runs Ray {@code ray} (read from the GCS), and Rayscale gives it {@code support} for {@code limit}. */
     Snapshots versions(String ray, Support support, String limit) {
         versions = new ClusterVersions(ray, VersionSource.GCS, null, support, List.of(limit));
