@@ -41,7 +41,7 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
   verbs: ["get", "list", "watch"]
 {{- else }}
 - apiGroups: ["ray.io"]
-  resources: ["rayclusters"]
+  resources: ["rayclusters", "rayservices"]
   verbs: ["get", "patch"]
 - apiGroups: [""]
   resources: ["pods"]

@@ -70,6 +70,8 @@ public final class ClusterSimulator implements AutoCloseable {
     private final KubeRayOperator operator;
     /** Null unless the workload has a GitOps tool re-apply the cluster's manifest. */
     private final GitOpsWriter gitOps;
+    /** Null unless a RayService owns the cluster. */
+    private final RayServiceController rayService;
     private final ApiFaults apiFaults;
     /** False for a cluster of a {@link Fleet}, whose API server outlives it. */
     private final boolean ownsApiServer;
@@ -109,6 +111,12 @@ public final class ClusterSimulator implements AutoCloseable {
         this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, api.requests(), clock, this::happened,
                 versions.kubeRayRelease());
         this.gitOps = workload.gitOps() == null ? null : new GitOpsWriter(workload, client, NAMESPACE, name, this::happened);
+        this.rayService = workload.rayService() == null ? null
+                : new RayServiceController(client, NAMESPACE, workload.rayService().name(), name, this::happened);
+        if (rayService == null && workload.events().stream().anyMatch(event -> event.appendGroup() != null)) {
+            throw new IllegalArgumentException("workload " + workload.name() + " appends a worker group to a RayService, and names none "
+                    + "(rayService: {name: ...})");
+        }
     }
 
     /** The Kubernetes API a simulated cluster lives in: its own, or a {@link Fleet}'s shared by many clusters. */
@@ -191,7 +199,8 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     private void create() {
-        client.resources(RayCluster.class).inNamespace(NAMESPACE).resource(rayCluster()).create();
+        RayCluster cluster = rayCluster();
+        client.resources(RayCluster.class).inNamespace(NAMESPACE).resource(rayService == null ? cluster : rayService.create(cluster)).create();
     }
 
     /** Starts the workload's clock: its events are timed from now. */
@@ -238,6 +247,9 @@ public final class ClusterSimulator implements AutoCloseable {
             if (gitOps != null) {
                 gitOps.tick(now);
             }
+        }
+        if (rayService != null) {
+            rayService.reconcile();
         }
         if (cached == null) {
             operator.reconcile();
@@ -338,11 +350,14 @@ public final class ClusterSimulator implements AutoCloseable {
                 kubelet.forceDelete(pod);
             });
         }
+        if (event.appendGroup() != null) {
+            rayService.appendGroup(event.appendGroup());
+        }
         if (event.editGroup() != null) {
             Workload.GroupEdit edit = event.editGroup();
             happened("the cluster's owner sets " + edit.group() + (edit.minReplicas() == null ? "" : " minReplicas " + edit.minReplicas())
                     + (edit.maxReplicas() == null ? "" : " maxReplicas " + edit.maxReplicas()));
-            client.resources(RayCluster.class).inNamespace(NAMESPACE).withName(name).edit(cluster -> {
+            Edits.retryingConflicts(client.resources(RayCluster.class).inNamespace(NAMESPACE).withName(name), cluster -> {
                 cluster.getSpec().getWorkerGroupSpecs().stream().filter(group -> group.getGroupName().equals(edit.group())).forEach(group -> {
                     if (edit.minReplicas() != null) {
                         group.setMinReplicas(edit.minReplicas());
@@ -584,19 +599,24 @@ public final class ClusterSimulator implements AutoCloseable {
         spec.setHeadGroupSpec(head);
         List<WorkerGroupSpecs> groups = new ArrayList<>();
         for (Workload.Group group : workload.cluster().groups()) {
-            WorkerGroupSpecs spec1 = new WorkerGroupSpecs();
-            spec1.setGroupName(group.name());
-            spec1.setReplicas(group.replicas() == null ? group.min() : group.replicas());
-            spec1.setMinReplicas(group.min());
-            spec1.setMaxReplicas(group.max());
-            spec1.setNumOfHosts(group.numOfHosts());
-            spec1.setRayStartParams(rayStartParams(group));
-            spec1.setScaleStrategy(new ScaleStrategy());
-            groups.add(spec1);
+            groups.add(workerGroup(group));
         }
         spec.setWorkerGroupSpecs(groups);
         cluster.setSpec(spec);
         return cluster;
+    }
+
+    /** A worker group of the RayCluster, as the workload describes it. */
+    static WorkerGroupSpecs workerGroup(Workload.Group group) {
+        WorkerGroupSpecs spec = new WorkerGroupSpecs();
+        spec.setGroupName(group.name());
+        spec.setReplicas(group.replicas() == null ? group.min() : group.replicas());
+        spec.setMinReplicas(group.min());
+        spec.setMaxReplicas(group.max());
+        spec.setNumOfHosts(group.numOfHosts());
+        spec.setRayStartParams(rayStartParams(group));
+        spec.setScaleStrategy(new ScaleStrategy());
+        return spec;
     }
 
     /** The group's node resources as Ray start parameters: num-cpus, num-gpus, memory, and the rest as custom resources. */

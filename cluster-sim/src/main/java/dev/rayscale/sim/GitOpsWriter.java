@@ -57,7 +57,7 @@ final class GitOpsWriter {
         if (live == null || drift.isEmpty()) {
             return;
         }
-        client.resources(RayCluster.class).inNamespace(namespace).withName(name).edit(cluster -> {
+        Edits.retryingConflicts(client.resources(RayCluster.class).inNamespace(namespace).withName(name), cluster -> {
             for (WorkerGroupSpecs group : cluster.getSpec().getWorkerGroupSpecs()) {
                 Integer replicas = manifest.get(group.getGroupName());
                 if (replicas != null) {

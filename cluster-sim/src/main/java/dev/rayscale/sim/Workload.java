@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * A scenario for the simulated cluster (YAML or JSON): the RayCluster to create, the Kubernetes node
@@ -29,6 +31,8 @@ import java.util.TreeMap;
  * @param maxSeconds the run stops after this much simulated time even if not settled
  * @param gitOps absent: no one but Rayscale writes the worker groups' replicas; present: a GitOps tool re-applies the
  *     RayCluster's manifest (each group's initial {@code replicas}) on a schedule
+ * @param rayService absent: the RayCluster has no owner; present: a RayService owns it, and KubeRay's RayService controller
+ *     builds it and rebuilds it ({@link RayServiceController})
  */
 public record Workload(
         String name,
@@ -41,7 +45,8 @@ public record Workload(
         Double terminationSeconds,
         double maxSeconds,
         List<Event> events,
-        GitOps gitOps) {
+        GitOps gitOps,
+        RayServiceOwner rayService) {
 
     public Workload {
         containerRestartSeconds = containerRestartSeconds == null ? 10.0 : containerRestartSeconds;
@@ -136,6 +141,10 @@ public record Workload(
     public record GitOps(String manager, double everySeconds, Double untilSeconds) {
     }
 
+    /** The RayService, named {@code name}, that owns the cluster. */
+    public record RayServiceOwner(String name) {
+    }
+
     /** At most {@code maxPods} pods of {@code group} may exist. */
     public record Quota(String group, int maxPods) {
     }
@@ -154,10 +163,11 @@ public record Workload(
      * ({@code requestResources}); make the GCS process exit ({@code restartHead}); crash raylets in running pods
      * ({@code restartRaylets}); evict pods gracefully ({@code evict}); lose pods abruptly ({@code losePods}: their node
      * failed); suspend or resume the cluster ({@code suspend}); have the cluster's owner change a group's bounds
-     * ({@code editGroup}).
+     * ({@code editGroup}); append a worker group to the owning RayService's {@code rayClusterConfig} ({@code appendGroup}).
      */
     public record Event(double at, Tasks tasks, PlacementGroup placementGroup, RequestResources requestResources, Boolean restartHead,
-            PodSelection restartRaylets, PodSelection evict, PodSelection losePods, Boolean suspend, GroupEdit editGroup) {
+            PodSelection restartRaylets, PodSelection evict, PodSelection losePods, Boolean suspend, GroupEdit editGroup,
+            Group appendGroup) {
     }
 
     /** The cluster's owner sets {@code minReplicas} and {@code maxReplicas} of {@code group} (each only if given). */
@@ -239,11 +249,13 @@ public record Workload(
 
     public Workload withCluster(Cluster changed) {
         return new Workload(name, description, speed, changed, nodePool, podStartSeconds, containerRestartSeconds, terminationSeconds,
-                maxSeconds, events, gitOps);
+                maxSeconds, events, gitOps, rayService);
     }
 
+    /** A worker group of the cluster, or one an event appends to its RayService. */
     public Group group(String name) {
-        return cluster.groups().stream().filter(group -> group.name().equals(name)).findFirst()
+        return Stream.concat(cluster.groups().stream(), events.stream().map(Event::appendGroup).filter(Objects::nonNull))
+                .filter(group -> group.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no worker group " + name + " in workload " + this.name));
     }
 

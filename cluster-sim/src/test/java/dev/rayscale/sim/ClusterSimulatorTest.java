@@ -75,7 +75,7 @@ class ClusterSimulatorTest {
             cluster.subresource("status").patch(PatchContext.of(PatchType.JSON),
                     "[{\"op\":\"add\",\"path\":\"/status\",\"value\":{\"state\":\"ready\"}}]");
             assertThat(cluster.get().getMetadata().getGeneration()).as("after a status write").isEqualTo(generation);
-            cluster.edit(c -> {
+            Edits.retryingConflicts(cluster, c -> {
                 c.getMetadata().getAnnotations().put("example.com/owner", "team-a");
                 return c;
             });
@@ -91,7 +91,7 @@ class ClusterSimulatorTest {
                     .getCode()).as("an old generation").isEqualTo(422);
             String current = "[{\"op\":\"test\",\"path\":\"/metadata/generation\",\"value\":" + (generation + 1) + "},"
                     + "{\"op\":\"test\",\"path\":\"/metadata/annotations\",\"value\":" + annotations + "}]";
-            cluster.edit(c -> {
+            Edits.retryingConflicts(cluster, c -> {
                 c.getMetadata().getAnnotations().put("example.com/owner", "team-b");
                 return c;
             });
@@ -101,7 +101,7 @@ class ClusterSimulatorTest {
     }
 
     private static void setReplicas(ClusterSimulator sim, int replicas) {
-        sim.client().resources(RayCluster.class).inNamespace("default").withName("sim-test").edit(cluster -> {
+        Edits.retryingConflicts(sim.client().resources(RayCluster.class).inNamespace("default").withName("sim-test"), cluster -> {
             cluster.getSpec().getWorkerGroupSpecs().get(0).setReplicas(replicas);
             return cluster;
         });

@@ -159,7 +159,7 @@ final class SimFixture implements AutoCloseable {
     }
 
     void editGroup(String group, Consumer<WorkerGroupSpecs> edit) {
-        sim.client().resources(RayCluster.class).inNamespace("default").withName(NAME).edit(cluster -> {
+        Edits.retryingConflicts(sim.client().resources(RayCluster.class).inNamespace("default").withName(NAME), cluster -> {
             cluster.getSpec().getWorkerGroupSpecs().stream().filter(spec -> spec.getGroupName().equals(group)).forEach(edit);
             return cluster;
         });

@@ -141,6 +141,27 @@ class ClosedLoopTest {
         }
     }
 
+    /**
+     * A worker group appended to the RayService while its serving replicas are busy: KubeRay's RayService controller rebuilds
+     * the cluster's spec from rayClusterConfig (RayServiceController, after rayservice_controller.go modifyRayCluster).
+     * Rayscale kept the RayService's replicas in step, so the rebuild keeps every pod: none deleted busy or by the
+     * operator's choice; the new group is scaled like any other.
+     */
+    @Test
+    void aRayServiceRebuildKeepsEveryServingReplica() throws Exception {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped("rayservice-upgrade"), 20, "e2e-rayservice-upgrade")) {
+            assertThat(run.awaitSettled()).as("settles: %s", run.simulator().happenings()).isTrue();
+            ClosedLoops.assertHealthy(run);
+            ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
+
+            assertThat(run.simulator().happenings()).anyMatch(line -> line.contains("rebuilds") && line.contains("serve=6"));
+            assertThat(run.trail().decisions()).as("the appended group was scaled for its work")
+                    .anySatisfy(decision -> assertThat(decision.groups()).anyMatch(group -> group.name().equals("batch") && group.targetReplicas() > 0));
+            assertThat(run.summary(true).completedTasks()).isEqualTo(8);
+            assertThat(run.summary(true).finalWorkers()).isEqualTo(1);
+        }
+    }
+
     @Test
     void placementGroupsOfEveryStrategyGetTheRightNodeCount() throws Exception {
         try (DemoRun run = ClosedLoops.start(Workload.shipped("placement-groups"), 20, "e2e-placement-groups")) {
@@ -167,10 +188,10 @@ class ClosedLoopTest {
         Workload workload = Workload.shipped("request-resources");
         List<Workload.Event> events = workload.events().stream().map(event -> event.requestResources() == null ? event
                 : new Workload.Event(event.at(), null, null, new Workload.RequestResources(event.requestResources().numCpus(), List.of(), path),
-                        null, null, null, null, null, null)).toList();
+                        null, null, null, null, null, null, null)).toList();
         Workload onPath = new Workload(workload.name(), workload.description(), workload.speed(), workload.cluster(), workload.nodePool(),
                 workload.podStartSeconds(), workload.containerRestartSeconds(), workload.terminationSeconds(), workload.maxSeconds(), events,
-                workload.gitOps());
+                workload.gitOps(), workload.rayService());
         try (DemoRun run = ClosedLoops.start(onPath, 20, "e2e-request-resources-" + path.name().toLowerCase(java.util.Locale.ROOT))) {
             assertThat(run.awaitSettled()).as("settles: work done, the floor cleared, back to 0").isTrue();
             List<ScaleDecision> decisions = run.trail().decisions();

@@ -40,6 +40,8 @@ import org.jboss.logging.Logger;
  *       named are deleted; a second GCS read keeps back any pod in which a new raylet appeared;</li>
  *   <li><b>write</b> ({@link PatchWriter}) one compare-and-set JSON Patch, unless {@link Actuation#afterDrains}
  *       finds nothing to write;</li>
+ *   <li><b>keep a RayService in step</b> ({@link RayServices}): after a write to a cluster a RayService owns, its
+ *       {@code rayClusterConfig} gets the same replicas, so that KubeRay's rebuild of the cluster keeps its pods;</li>
  *   <li><b>report</b> the {@link Ending}: metrics and the result; Kubernetes Events and, when the decision is in force,
  *       the GCS are told off the decision's path ({@link ClusterReports}).</li>
  * </ol>
@@ -54,6 +56,7 @@ public class ActuationService {
     private final PatchWriter writer;
     private final LastWrites lastWrites;
     private final OtherWriters otherWriters;
+    private final RayServices rayServices;
     private final ClusterReports reports;
     private final ActuatorConfig config;
     private final ActuatorMetrics metrics;
@@ -66,6 +69,7 @@ public class ActuationService {
         this.lastWrites = new LastWrites(clock);
         this.writer = new PatchWriter(api, gcs, lastWrites, config.patchAttempts());
         this.otherWriters = new OtherWriters(config.otherWriters(), metrics, reports);
+        this.rayServices = new RayServices(api, reports, metrics);
         this.reports = reports;
         this.config = config;
         this.metrics = metrics;
@@ -111,7 +115,7 @@ public class ActuationService {
         Optional<PatchWriter.Unread> written = unreadPlan.flatMap(plan -> writer.writeUnread(decision, lastWrite, plan));
         metrics.unreadWrite(unreadPlan.isPresent(), written.isPresent());
         if (written.isPresent()) {
-            otherWriters.wrote(decision);
+            wrote(decision, written.get().cluster());
             report(written.get().cluster(), decision, written.get().ending());
             return written.get().ending();
         }
@@ -135,12 +139,21 @@ public class ActuationService {
                 ? write.concluded(writer.write(decision, observed.view(), write.plan()))
                 : ((Actuation.End) next).ending();
         if (ending.patched()) {
-            otherWriters.wrote(decision);
+            wrote(decision, observed.cluster());
         }
         if (observed != null) {
             report(observed.cluster(), decision, ending);
         }
         return ending;
+    }
+
+    /** After a write to the decision's cluster: one more in a contest with another writer, and its RayService told. */
+    private void wrote(ScaleDecision decision, RayCluster cluster) {
+        otherWriters.wrote(decision);
+        LastWrite written = lastWrites.to(decision);
+        if (written != null) {
+            rayServices.keepInStep(cluster, written.after().groups());
+        }
     }
 
     private ClusterApi.Observation observe(ScaleDecision decision) {

@@ -32,6 +32,8 @@ public class ActuatorMetrics {
     private static final String RESULTS = "rayscale.actuator.results";
     private static final String KUBERNETES_REQUESTS = "rayscale.actuator.kubernetes.requests";
     private static final String OTHER_WRITES = "rayscale.actuator.other.writes";
+    private static final String RAY_SERVICE_SYNCS = "rayscale.actuator.rayservice.syncs";
+    private static final List<String> RAY_SERVICE_SYNC_RESULTS = List.of("written", "in-step", "not-active", "not-owner", "failed");
 
     private final MeterRegistry registry;
     private final Timer decisionToPatch;
@@ -58,6 +60,7 @@ public class ActuatorMetrics {
         registry.counter(UNREAD_WRITES, "result", "read-after-all");
         registry.counter(OTHER_WRITES);
         registry.counter(OTHER_WRITES + ".holds");
+        RAY_SERVICE_SYNC_RESULTS.forEach(result -> registry.counter(RAY_SERVICE_SYNCS, "result", result));
     }
 
     /**
@@ -122,6 +125,15 @@ public class ActuatorMetrics {
         if (holdBegan) {
             registry.counter(OTHER_WRITES + ".holds").increment();
         }
+    }
+
+    /**
+     * After a write to a RayService's cluster, what became of its RayService: its replicas {@code written}, already
+     * {@code in-step}, left alone ({@code not-active}: a pending or retired cluster; {@code not-owner}: the owner reference
+     * names no such RayService), or {@code failed} (a Warning Event says why).
+     */
+    void rayServiceSync(String result) {
+        registry.counter(RAY_SERVICE_SYNCS, "result", result).increment();
     }
 
     /** Times every call to a GCS, by gRPC method and status code ({@code grpc.client.processing.duration}). */

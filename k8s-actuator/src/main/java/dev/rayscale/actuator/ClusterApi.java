@@ -3,11 +3,13 @@ package dev.rayscale.actuator;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.clients.ClusterReaders;
 import dev.rayscale.kuberay.RayLabels;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.ray.v1.RayCluster;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -31,7 +33,7 @@ public class ClusterApi {
     /** How one patch request ended. */
     public sealed interface PatchOutcome {
 
-        /** It landed, leaving the RayCluster as {@code written} shows it (its pods not read). */
+        /** It landed, leaving the RayCluster as {@code written} shows it (its pods not read; null for a RayService). */
         record Applied(Observation written) implements PatchOutcome {
         }
 
@@ -53,6 +55,9 @@ public class ClusterApi {
      * ({@link Observations#workerGroupsManager}), and what a GitOps tool's docs ask for.
      */
     public static final String FIELD_MANAGER = "rayscale-actuator";
+    /** KubeRay's RayService, addressed without discovery: its CRD is KubeRay's, installed beside the RayCluster's. */
+    static final ResourceDefinitionContext RAY_SERVICES = new ResourceDefinitionContext.Builder().withGroup("ray.io").withVersion("v1")
+            .withKind("RayService").withPlural("rayservices").withNamespaced(true).build();
     private static final PatchContext JSON_PATCH = new PatchContext.Builder().withPatchType(PatchType.JSON).withFieldManager(FIELD_MANAGER)
             .build();
 
@@ -103,6 +108,25 @@ public class ClusterApi {
             RayCluster patched = timed("raycluster.patch", () -> client.resources(RayCluster.class).inNamespace(namespace).withName(name)
                     .patch(JSON_PATCH, jsonPatch));
             return new PatchOutcome.Applied(new Observation(patched, Observations.of(patched, List.of(), config.replicaLabel())));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 409 || e.getCode() == 422) {
+                return new PatchOutcome.Conflict(describe(e));
+            }
+            return transientFailure(e) ? new PatchOutcome.Unknown(describe(e)) : new PatchOutcome.Refused(describe(e));
+        }
+    }
+
+    /** The RayService, as its own fields (Rayscale has no model of it); null if it does not exist. */
+    GenericKubernetesResource rayService(String namespace, String name) {
+        return retrying("rayservice.get", () -> client.genericKubernetesResources(RAY_SERVICES).inNamespace(namespace).withName(name).get());
+    }
+
+    /** One JSON Patch to a RayService, sent once, its outcome told apart as for a RayCluster's. */
+    PatchOutcome patchRayService(String namespace, String name, String jsonPatch) {
+        try {
+            timed("rayservice.patch", () -> client.genericKubernetesResources(RAY_SERVICES).inNamespace(namespace).withName(name)
+                    .patch(JSON_PATCH, jsonPatch));
+            return new PatchOutcome.Applied(null);
         } catch (KubernetesClientException e) {
             if (e.getCode() == 409 || e.getCode() == 422) {
                 return new PatchOutcome.Conflict(describe(e));

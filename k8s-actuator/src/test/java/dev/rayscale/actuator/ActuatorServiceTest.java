@@ -1,23 +1,17 @@
 package dev.rayscale.actuator;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.zjsonpatch.JsonPatch;
-import io.fabric8.zjsonpatch.JsonPatchException;
-import io.fabric8.kubernetes.api.model.FieldsV1;
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
-import java.util.function.Consumer;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.actuator.core.AppliedMark;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
-import dev.rayscale.events.Annotations;
 import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.Annotations;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.InfeasibleReason;
@@ -37,8 +31,16 @@ import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.FieldsV1;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.zjsonpatch.JsonPatch;
+import io.fabric8.zjsonpatch.JsonPatchException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -69,6 +71,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -696,6 +699,38 @@ class ActuatorServiceTest {
                     .withTime(String.format("2026-12-04T12:00:%02dZ", second % 60)).build()));
             return c;
         });
+    }
+
+    /**
+     * KubeRay's RayService controller rebuilds its active cluster's spec from rayClusterConfig (fact D51, modifyRayCluster):
+     * each replicas Rayscale writes to the cluster goes into the RayService too, so a rebuild keeps the pods. Not through a
+     * cluster the RayService does not name as its active one (a pending cluster of an upgrade).
+     */
+    @ParameterizedTest(name = "the RayService's active cluster: {0}")
+    @ValueSource(booleans = {true, false})
+    void theRayServiceOfItsActiveClusterGetsTheSameReplicas(boolean active) {
+        String name = unique("served");
+        GenericKubernetesResource service = new GenericKubernetesResource();
+        service.setApiVersion("ray.io/v1");
+        service.setKind("RayService");
+        service.setMetadata(new ObjectMetaBuilder().withName(name + "-svc").withNamespace("default").build());
+        service.setAdditionalProperty("spec", Map.of("rayClusterConfig", Map.of("workerGroupSpecs",
+                List.of(Map.of("groupName", "small-group", "replicas", 1, "minReplicas", 0, "maxReplicas", 20)))));
+        service.setAdditionalProperty("status", Map.of("activeServiceStatus", Map.of("rayClusterName", active ? name : name + "-old")));
+        GenericKubernetesResource created = kubernetes.genericKubernetesResources(ClusterApi.RAY_SERVICES).inNamespace("default")
+                .resource(service).create();
+        RayCluster typed = RayClusters.walkthrough("default", name);
+        typed.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion("ray.io/v1").withKind("RayService")
+                .withName(name + "-svc").withUid(created.getMetadata().getUid()).withController(true).build()));
+        RayCluster cluster = createCluster(typed, 1);
+
+        ActuationResult result = serviceOver(new ClusterApi(kubernetes, config(), metrics())).apply(Decisions.scale(cluster, 10, 1, 5, List.of()));
+
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        Object replicas = ((List<?>) ((Map<?, ?>) ((Map<?, ?>) kubernetes.genericKubernetesResources(ClusterApi.RAY_SERVICES).inNamespace("default")
+                .withName(name + "-svc").get().getAdditionalProperties().get("spec")).get("rayClusterConfig")).get("workerGroupSpecs"))
+                .stream().map(group -> ((Map<?, ?>) group).get("replicas")).findFirst().orElseThrow();
+        assertThat(replicas).isEqualTo(active ? 5 : 1);
     }
 
     @Test
