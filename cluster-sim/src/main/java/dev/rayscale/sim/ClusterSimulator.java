@@ -72,6 +72,8 @@ public final class ClusterSimulator implements AutoCloseable {
     private final GitOpsWriter gitOps;
     /** Null unless a RayService owns the cluster. */
     private final RayServiceController rayService;
+    /** Null unless a RayJob owns the cluster. */
+    private final RayJobController rayJob;
     private final ApiFaults apiFaults;
     /** False for a cluster of a {@link Fleet}, whose API server outlives it. */
     private final boolean ownsApiServer;
@@ -113,6 +115,11 @@ public final class ClusterSimulator implements AutoCloseable {
         this.gitOps = workload.gitOps() == null ? null : new GitOpsWriter(workload, client, NAMESPACE, name, this::happened);
         this.rayService = workload.rayService() == null ? null
                 : new RayServiceController(client, NAMESPACE, workload.rayService().name(), name, this::happened);
+        this.rayJob = workload.rayJob() == null ? null : new RayJobController(client, NAMESPACE, workload.rayJob(), name, this::happened);
+        if (rayService != null && rayJob != null) {
+            throw new IllegalArgumentException("workload " + workload.name() + " names a RayService and a RayJob: a RayCluster has one "
+                    + "controller owner");
+        }
         if (rayService == null && workload.events().stream().anyMatch(event -> event.appendGroup() != null)) {
             throw new IllegalArgumentException("workload " + workload.name() + " appends a worker group to a RayService, and names none "
                     + "(rayService: {name: ...})");
@@ -200,7 +207,8 @@ public final class ClusterSimulator implements AutoCloseable {
 
     private void create() {
         RayCluster cluster = rayCluster();
-        client.resources(RayCluster.class).inNamespace(NAMESPACE).resource(rayService == null ? cluster : rayService.create(cluster)).create();
+        RayCluster owned = rayService != null ? rayService.create(cluster) : rayJob != null ? rayJob.create(cluster) : cluster;
+        client.resources(RayCluster.class).inNamespace(NAMESPACE).resource(owned).create();
     }
 
     /** Starts the workload's clock: its events are timed from now. */
@@ -246,6 +254,9 @@ public final class ClusterSimulator implements AutoCloseable {
             playDue(now);
             if (gitOps != null) {
                 gitOps.tick(now);
+            }
+            if (rayJob != null) {
+                rayJob.reconcile(now);
             }
         }
         if (rayService != null) {
@@ -425,12 +436,13 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /**
-     * True once every event was played, all work is done and the workload's GitOps tool (if any) has stopped, whatever the
-     * cluster's size: a cluster the tool may still resize is not settled, even at its minimum for a moment.
+     * True once every event was played, all work is done, the workload's GitOps tool (if any) has stopped and its RayJob (if
+     * any) has ended, whatever the cluster's size: a cluster the tool may still resize is not settled, even at its minimum
+     * for a moment.
      */
     public boolean workDone() {
         return !Double.isNaN(beganAt) && nextEvent >= workload.events().size() && waitingFaults.isEmpty() && ray.stats().quiet()
-                && (gitOps == null || gitOps.stopped(workloadSeconds()));
+                && (gitOps == null || gitOps.stopped(workloadSeconds())) && (rayJob == null || rayJob.workersDeleted());
     }
 
     /** How many times the workload's GitOps tool re-applied the manifest over a change (0 without one). */

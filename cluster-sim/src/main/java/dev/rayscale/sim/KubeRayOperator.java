@@ -110,7 +110,7 @@ final class KubeRayOperator {
     /**
      * One pass over {@code cluster} as last read (by a GET, or from an informer's cache as controller-runtime reads it). From
      * KubeRay 1.3 a spec its validation refuses ends the pass at once, with a Warning Event and no status written
-     * ({@code rayClusterReconcile} after {@code utils.ValidateRayClusterSpec}; research/kuberay-other-writers.md section 1):
+     * ({@code rayClusterReconcile} after {@code utils.ValidateRayClusterSpec}, {@code raycluster_controller.go} at kuberay {@code feeaf72f}):
      * its pods stay as they are whatever the spec's replicas say, and {@code status.observedGeneration} stays behind.
      */
     void reconcile(RayCluster cluster) {

@@ -60,7 +60,7 @@ public record KubeRayRelease(ReleaseVersion version) {
 
     /**
      * What this release's {@code ValidateRayClusterSpec} says of the worker groups' bounds (the checks a replicas-minded
-     * writer can trip; research/kuberay-other-writers.md section 1), or null if it accepts them. It checks neither
+     * writer can trip; {@code ray-operator/controllers/ray/utils/validation.go} at kuberay {@code feeaf72f}), or null if it accepts them. It checks neither
      * {@code replicas} nor {@code workersToDelete}: a {@code replicas} above {@code maxReplicas} is clamped, not refused.
      */
     public String specError(RayClusterSpec spec) {

@@ -1,8 +1,6 @@
 package dev.rayscale.sim;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -10,7 +8,6 @@ import io.ray.v1.RayCluster;
 import io.ray.v1.RayClusterSpec;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +15,7 @@ import java.util.function.Consumer;
 
 /**
  * The KubeRay RayService controller, as far as it writes its active RayCluster ({@code rayservice_controller.go} at
- * kuberay {@code feeaf72f}; research/kuberay-other-writers.md section 2):
+ * kuberay {@code feeaf72f}, {@code reconcileRayCluster}):
  * <ul>
  *   <li>the RayCluster is built from the RayService ({@code constructRayClusterForRayService}): its spec is
  *       {@code rayClusterConfig}, its labels and annotations the RayService's, all of them, plus
@@ -61,13 +58,8 @@ final class RayServiceController {
      * annotations (where a RayService's owner puts them), then returns {@code cluster} as the controller builds it.
      */
     RayCluster create(RayCluster cluster) {
-        GenericKubernetesResource service = new GenericKubernetesResource();
-        service.setApiVersion("ray.io/v1");
-        service.setKind("RayService");
-        service.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
-                .withAnnotations(new HashMap<>(cluster.getMetadata().getAnnotations())).build());
-        service.setAdditionalProperty("spec", Map.of("rayClusterConfig", json.convertValue(cluster.getSpec(), Map.class)));
-        GenericKubernetesResource created = client.genericKubernetesResources(RAY_SERVICES).inNamespace(namespace).resource(service).create();
+        GenericKubernetesResource created = OwnerResources.create(client, RAY_SERVICES, namespace, name, cluster.getMetadata().getAnnotations(),
+                Map.of("rayClusterConfig", json.convertValue(cluster.getSpec(), Map.class)));
         created.setAdditionalProperty("status", Map.of("activeServiceStatus", Map.of("rayClusterName", clusterName)));
         created = client.genericKubernetesResources(RAY_SERVICES).inNamespace(namespace).resource(created).updateStatus();
         return built(cluster, created, cluster.getSpec());
@@ -119,8 +111,7 @@ final class RayServiceController {
         annotations.put(NUM_WORKER_GROUPS, String.valueOf(config.getWorkerGroupSpecs().size()));
         cluster.getMetadata().setLabels(labels);
         cluster.getMetadata().setAnnotations(annotations);
-        cluster.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion("ray.io/v1").withKind("RayService")
-                .withName(name).withUid(service.getMetadata().getUid()).withController(true).withBlockOwnerDeletion(true).build()));
+        cluster.getMetadata().setOwnerReferences(List.of(OwnerResources.controllerOf(service)));
         cluster.setSpec(config);
         return cluster;
     }

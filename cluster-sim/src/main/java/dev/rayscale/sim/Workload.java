@@ -33,6 +33,8 @@ import java.util.stream.Stream;
  *     RayCluster's manifest (each group's initial {@code replicas}) on a schedule
  * @param rayService absent: the RayCluster has no owner; present: a RayService owns it, and KubeRay's RayService controller
  *     builds it and rebuilds it ({@link RayServiceController})
+ * @param rayJob absent: no RayJob owns the cluster; present: a RayJob does, and KubeRay's RayJob controller builds it and,
+ *     once the job ends, suspends its worker groups ({@link RayJobController})
  */
 public record Workload(
         String name,
@@ -46,7 +48,8 @@ public record Workload(
         double maxSeconds,
         List<Event> events,
         GitOps gitOps,
-        RayServiceOwner rayService) {
+        RayServiceOwner rayService,
+        RayJobOwner rayJob) {
 
     public Workload {
         containerRestartSeconds = containerRestartSeconds == null ? 10.0 : containerRestartSeconds;
@@ -143,6 +146,10 @@ public record Workload(
 
     /** The RayService, named {@code name}, that owns the cluster. */
     public record RayServiceOwner(String name) {
+    }
+
+    /** The RayJob, named {@code name}, that owns the cluster; its job ends at {@code endsAtSeconds} (deletion policy DeleteWorkers). */
+    public record RayJobOwner(String name, double endsAtSeconds) {
     }
 
     /** At most {@code maxPods} pods of {@code group} may exist. */
@@ -249,7 +256,7 @@ public record Workload(
 
     public Workload withCluster(Cluster changed) {
         return new Workload(name, description, speed, changed, nodePool, podStartSeconds, containerRestartSeconds, terminationSeconds,
-                maxSeconds, events, gitOps, rayService);
+                maxSeconds, events, gitOps, rayService, rayJob);
     }
 
     /** A worker group of the cluster, or one an event appends to its RayService. */

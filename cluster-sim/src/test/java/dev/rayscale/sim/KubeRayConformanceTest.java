@@ -3,9 +3,12 @@ package dev.rayscale.sim;
 import static dev.rayscale.sim.SimFixture.ONE_CPU;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rayscale.gcs.proto.DrainNodeReason;
+import dev.rayscale.gcs.proto.NodeStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.ray.v1.rayclusterstatus.Conditions;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -152,9 +155,22 @@ class KubeRayConformanceTest {
                             .extracting(pod -> pod.getMetadata().getLabels().get("ray.io/worker-group-replica-name")).containsOnly(
                                     f.pods("tpu").get(0).getMetadata().getLabels().get("ray.io/worker-group-replica-name"));
                 }),
+                fact("A3.14 and B8.33 under restartPolicy Never: a host that accepts an idle drain exits, its pod ends, and the "
+                        + "operator deletes its whole replica, a busy host with it", "  restartPolicy: Never", f -> {
+                    List<String> hosts = f.running("tpu", 1);
+                    f.submit(Map.of("TPU", 4.0), 1, 100);
+                    f.advance(2);
+                    String busy = hosts.stream().filter(pod -> f.aliveNodeOf(pod).getStatus() == NodeStatus.RUNNING).findFirst().orElseThrow();
+                    String idle = hosts.stream().filter(pod -> !pod.equals(busy)).findFirst().orElseThrow();
+                    assertThat(f.drain(SimFixture.id(f.aliveNodeOf(idle)), DrainNodeReason.DRAIN_NODE_REASON_IDLE_TERMINATION, 0)
+                            .getIsAccepted()).isTrue();
+                    f.advance(5);
+                    assertThat(f.podNames("tpu")).as("the replica went whole").doesNotContain(idle, busy);
+                    assertThat(f.sim.invariants().busyDeletions()).as("the busy host's work with it").isEqualTo(1);
+                }),
                 fact("D56 a spec ValidateRayClusterSpec refuses (1.6: minReplicas above maxReplicas) stops the reconcile: a Warning "
                         + "InvalidRayClusterSpec, no pod created for more replicas, no status written (raycluster_controller.go "
-                        + "rayClusterReconcile, research/kuberay-other-writers.md section 1)", f -> {
+                        + "rayClusterReconcile, utils/validation.go at kuberay feeaf72f)", f -> {
                     f.running("cpu", 1);
                     long observed = f.cluster().getStatus().getObservedGeneration();
                     assertThat(observed).as("calculateStatus writes the generation it reconciled").isEqualTo(f.cluster().getMetadata().getGeneration());

@@ -3,7 +3,9 @@ package dev.rayscale.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.GroupActuation;
 import dev.rayscale.events.GroupTarget;
+import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.ClientPath;
 import dev.rayscale.sim.Sample;
@@ -162,6 +164,51 @@ class ClosedLoopTest {
         }
     }
 
+    /**
+     * A multi-host group under restartPolicy Never, where a host that accepts an idle drain ends its pod and the operator
+     * deletes its whole replica (KubeRayConformanceTest, facts A3.14 and B8.33), and work ends host by host: every
+     * removal names whole replicas, none with a busy host, and the group ends at zero.
+     */
+    @Test
+    void multiHostReplicasUnderRestartPolicyNeverGoWholeAndNeverWithABusyHost() throws Exception {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped("multihost-never"), 20, "e2e-multihost-never")) {
+            assertThat(run.awaitSettled()).as("settles: %s", run.simulator().happenings()).isTrue();
+            ClosedLoops.assertHealthy(run);
+            ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
+
+            List<GroupActuation> removals = run.trail().actuations().stream().filter(a -> a.outcome() == Outcome.APPLIED)
+                    .flatMap(a -> a.groups().stream()).filter(group -> !group.workersToDelete().isEmpty()).toList();
+            assertThat(removals).as("replicas were removed by drains").isNotEmpty()
+                    .allSatisfy(group -> assertThat(group.workersToDelete().size()).as("whole replicas: %s", group).isEven()
+                            .isEqualTo(2 * (group.replicasBefore() - group.replicasAfter())));
+            assertThat(run.summary(true).completedTasks()).isEqualTo(7);
+            assertThat(run.summary(true).finalWorkers()).isZero();
+        }
+    }
+
+    /**
+     * A RayJob's cluster: KubeRay's RayJob controller builds it once and, when the job ends, its DeleteWorkers policy
+     * suspends every worker group (RayJobController, after rayjob_controller.go suspendWorkerGroups). Rayscale scaled the
+     * job's work up, then leaves the suspended group alone: no decision changes it and no other writer is reported.
+     */
+    @Test
+    void aRayJobsSuspendedGroupIsLeftAloneOnceTheJobEnds() throws Exception {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped("rayjob-delete-workers"), 20, "e2e-rayjob-delete-workers")) {
+            assertThat(run.awaitSettled()).as("settles: %s", run.simulator().happenings()).isTrue();
+            ClosedLoops.assertHealthy(run);
+            ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
+
+            assertThat(run.simulator().happenings()).anyMatch(line -> line.contains("DeleteWorkers policy suspends every worker group"));
+            assertThat(run.trail().decisions()).as("the job's work was scaled up for")
+                    .anySatisfy(decision -> assertThat(decision.groups()).anyMatch(group -> group.targetReplicas() > group.currentReplicas()));
+            assertThat(run.trail().decisions()).as("no decision changes the suspended group")
+                    .noneMatch(decision -> decision.groups().stream().anyMatch(group -> group.targetReplicas() < group.currentReplicas()));
+            assertThat(run.simulator().warningMessages("ReplicasChangedByAnotherWriter")).isEmpty();
+            assertThat(run.summary(true).completedTasks()).isEqualTo(6);
+            assertThat(run.summary(true).finalWorkers()).isZero();
+        }
+    }
+
     @Test
     void placementGroupsOfEveryStrategyGetTheRightNodeCount() throws Exception {
         try (DemoRun run = ClosedLoops.start(Workload.shipped("placement-groups"), 20, "e2e-placement-groups")) {
@@ -191,7 +238,7 @@ class ClosedLoopTest {
                         null, null, null, null, null, null, null)).toList();
         Workload onPath = new Workload(workload.name(), workload.description(), workload.speed(), workload.cluster(), workload.nodePool(),
                 workload.podStartSeconds(), workload.containerRestartSeconds(), workload.terminationSeconds(), workload.maxSeconds(), events,
-                workload.gitOps(), workload.rayService());
+                workload.gitOps(), workload.rayService(), workload.rayJob());
         try (DemoRun run = ClosedLoops.start(onPath, 20, "e2e-request-resources-" + path.name().toLowerCase(java.util.Locale.ROOT))) {
             assertThat(run.awaitSettled()).as("settles: work done, the floor cleared, back to 0").isTrue();
             List<ScaleDecision> decisions = run.trail().decisions();

@@ -4,6 +4,7 @@ import dev.rayscale.actuator.core.Actuation;
 import dev.rayscale.actuator.core.ActuationPlan;
 import dev.rayscale.actuator.core.Ending;
 import dev.rayscale.actuator.core.LastWrite;
+import dev.rayscale.actuator.core.LiveNodes;
 import dev.rayscale.actuator.core.Notice;
 import dev.rayscale.actuator.core.ObservedCluster;
 import dev.rayscale.events.ActuationCause;
@@ -169,7 +170,7 @@ public class ActuationService {
     private Map<String, String> drain(ClusterApi.Observation observed, ScaleDecision decision, Actuation.Drain drain) {
         List<PodDeletion> toDrain = drain.plan().toDrain();
         Map<String, String> refusals = drain.dryRun() || toDrain.isEmpty() ? Map.of()
-                : gcs.drain(observed.cluster(), toDrain, decision.id());
+                : gcs.drain(observed.cluster(), drain.plan().drainTurns(), decision.id());
         metrics.drains(toDrain.size() - refusals.size(), refusals.size());
         return refusals;
     }
@@ -182,9 +183,9 @@ public class ActuationService {
         ActuationPlan plan = drain.plan();
         plan.settle(refusals);
         if (!drain.dryRun() && plan.drainedAny()) {
-            Map<String, List<String>> after = gcs.liveNodes(observed.cluster());
+            LiveNodes after = gcs.liveNodes(observed.cluster());
             if (after != null) {
-                plan.recheck(after);
+                plan.recheck(after.byPod());
             }
             podsNow(decision).ifPresent(plan::podsNow);
         }

@@ -1,6 +1,8 @@
 package dev.rayscale.actuator;
 
 import com.google.protobuf.ByteString;
+import dev.rayscale.actuator.core.ActuationPlan;
+import dev.rayscale.actuator.core.LiveNodes;
 import dev.rayscale.clients.GcsChannels;
 import dev.rayscale.events.PodDeletion;
 import dev.rayscale.events.ScaleDecision;
@@ -58,24 +60,40 @@ public class RayGcs {
     }
 
     /**
-     * Drains each node; returns, for every pod whose drain was not accepted, why (a refusal by Ray, or
-     * the GCS could not be asked — then nothing is deleted). The drains are asked side by side, up to
-     * {@link #DRAINS_IN_FLIGHT} at once: a scale-down of hundreds of nodes takes a few round trips, and a
-     * GCS that does not answer costs one deadline, not one per node.
+     * Drains the nodes of each turn ({@link ActuationPlan#drainTurns}) one after another, asking none after the first
+     * refusal; returns, for every pod whose drain was not accepted, why (a refusal by Ray, the GCS could not be asked, or
+     * an earlier host of its turn was refused: then nothing is deleted). Turns are asked side by side, up to
+     * {@link #DRAINS_IN_FLIGHT} at once: a scale-down of hundreds of nodes takes a few round trips, and a GCS that does not
+     * answer costs one deadline per host of a replica, not one per node.
      */
-    Map<String, String> drain(RayCluster cluster, List<PodDeletion> deletions, String decisionId) {
+    Map<String, String> drain(RayCluster cluster, List<List<PodDeletion>> turns, String decisionId) {
         String clusterId = GcsChannels.id(cluster);
-        Map<String, String> answers = Multi.createFrom().iterable(deletions)
-                .onItem().transformToUni(deletion -> drain(clusterId, cluster, deletion, decisionId)
-                        .map(refusal -> Map.entry(deletion.podName(), refusal)))
+        List<Map<String, String>> answers = Multi.createFrom().iterable(turns)
+                .onItem().transformToUni(turn -> inTurn(clusterId, cluster, turn, decisionId))
                 .merge(DRAINS_IN_FLIGHT)
-                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue).await().indefinitely();
+                .collect().asList().await().indefinitely();
         Map<String, String> refusals = new LinkedHashMap<>();
-        for (PodDeletion deletion : deletions) {
-            String refusal = answers.get(deletion.podName());
-            if (!refusal.isEmpty()) {
-                refusals.put(deletion.podName(), refusal);
-            }
+        answers.forEach(refusals::putAll);
+        return refusals;
+    }
+
+    /** The refusals of one turn: its hosts asked in order, the rest not asked once one is refused. */
+    private Uni<Map<String, String>> inTurn(String clusterId, RayCluster cluster, List<PodDeletion> turn, String decisionId) {
+        Uni<Map<String, String>> refusals = Uni.createFrom().item(LinkedHashMap::new);
+        for (PodDeletion deletion : turn) {
+            refusals = refusals.chain(sofar -> {
+                if (!sofar.isEmpty()) {
+                    sofar.put(deletion.podName(), "not asked: " + sofar.keySet().iterator().next()
+                            + ", a host of the same multi-host replica asked before it, was not drained");
+                    return Uni.createFrom().item(sofar);
+                }
+                return drain(clusterId, cluster, deletion, decisionId).map(refusal -> {
+                    if (!refusal.isEmpty()) {
+                        sofar.put(deletion.podName(), refusal);
+                    }
+                    return sofar;
+                });
+            });
         }
         return refusals;
     }
@@ -102,21 +120,24 @@ public class RayGcs {
     }
 
     /**
-     * The Ray nodes the GCS holds alive for each pod (hex ids), from a fresh read; null if the GCS could
-     * not be read. A raylet restarted in a pod registers anew (fact A4.20), and its predecessor may still
+     * The Ray nodes the GCS holds alive for each pod (hex ids) and how long each had been idle, from a fresh read; null if
+     * the GCS could not be read. A raylet restarted in a pod registers anew (fact A4.20), and its predecessor may still
      * count as alive until its health checks fail (A4.19).
      */
-    Map<String, List<String>> liveNodes(RayCluster cluster) {
+    LiveNodes liveNodes(RayCluster cluster) {
         String clusterId = GcsChannels.id(cluster);
         try {
             ClusterResourceState state = state(clusterId, cluster);
             Map<String, List<String>> live = new HashMap<>();
+            Map<String, Long> idleMs = new HashMap<>();
             for (NodeState node : state.getNodeStatesList()) {
                 if (node.getStatus() != NodeStatus.DEAD && !node.getInstanceId().isEmpty()) {
-                    live.computeIfAbsent(node.getInstanceId(), pod -> new ArrayList<>()).add(HexFormat.of().formatHex(node.getNodeId().toByteArray()));
+                    String id = HexFormat.of().formatHex(node.getNodeId().toByteArray());
+                    live.computeIfAbsent(node.getInstanceId(), pod -> new ArrayList<>()).add(id);
+                    idleMs.put(id, node.getIdleDurationMs());
                 }
             }
-            return live;
+            return new LiveNodes(live, idleMs);
         } catch (RuntimeException unreadable) {
             LOG.warnf("%s: could not read the GCS to check Ray nodes before deleting pods: %s", clusterId, unreadable.getMessage());
             return null;

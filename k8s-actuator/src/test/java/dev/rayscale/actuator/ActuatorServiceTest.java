@@ -13,6 +13,7 @@ import dev.rayscale.events.ActuationCause;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.CloudEventHeaders;
+import dev.rayscale.events.DrainRejection;
 import dev.rayscale.events.InfeasibleDemand;
 import dev.rayscale.events.InfeasibleReason;
 import dev.rayscale.events.Outcome;
@@ -25,6 +26,7 @@ import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.gcs.proto.ClusterResourceState;
 import dev.rayscale.gcs.proto.DrainNodeReply;
 import dev.rayscale.gcs.proto.NodeStatus;
+import dev.rayscale.kuberay.RayLabels;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
 import dev.rayscale.testsupport.KafkaBrokerResource;
@@ -36,6 +38,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -292,6 +295,49 @@ class ActuatorServiceTest {
             assertThat(r.podName()).isEqualTo(a);
             assertThat(r.reason()).contains("raylet restarted");
         });
+    }
+
+    /**
+     * Facts A3.14 and B8.33: a host that accepts an idle drain exits at once, and under restartPolicy Never its pod ends and
+     * KubeRay deletes its whole replica, the other hosts with it. So the hosts of a replica are asked one after another,
+     * the least idle by the GCS read made right before first, and none after a refusal: here a host that took work since
+     * the snapshot is asked first, refuses, and no other host of its replica is drained; the other replica goes whole.
+     */
+    @Test
+    void theHostsOfAMultiHostReplicaAreAskedInTurnTheLeastIdleFirstAndNoneAfterARefusal() {
+        RayCluster spec = RayClusters.walkthrough("default", unique("multihost"));
+        spec.getSpec().getWorkerGroupSpecs().get(0).setNumOfHosts(2);
+        RayCluster cluster = createCluster(spec, 2);
+        String prefix = cluster.getMetadata().getName() + "-";
+        Map<String, String> replicaOf = Map.of(prefix + "r0-h0", "r0", prefix + "r0-h1", "r0", prefix + "r1-h0", "r1", prefix + "r1-h1", "r1");
+        replicaOf.forEach((pod, replica) -> kubernetes.pods().inNamespace("default").resource(new PodBuilder(
+                RayClusters.workerPod(cluster, "small-group", pod, "Running")).editMetadata().addToLabels(RayLabels.REPLICA, replica)
+                .endMetadata().build()).create());
+        String busyAgain = prefix + "r0-h1";
+        gcs.serve(GcsStates.state(1)
+                .node(prefix + "r0-h0", prefix + "r0-h0", "small-group", NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 120_000)
+                .node(busyAgain, busyAgain, "small-group", NodeStatus.RUNNING, Map.of("CPU", 1.0), Map.of(), 0)
+                .node(prefix + "r1-h0", prefix + "r1-h0", "small-group", NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 90_000)
+                .node(prefix + "r1-h1", prefix + "r1-h1", "small-group", NodeStatus.IDLE, Map.of("CPU", 1.0), Map.of("CPU", 1.0), 120_000)
+                .build());
+        gcs.answerDrains(request -> new String(request.getNodeId().toByteArray(), StandardCharsets.UTF_8).equals(busyAgain)
+                ? DrainNodeReply.newBuilder().setIsAccepted(false).setRejectionReasonMessage("The node to be idle terminated is no longer idle.").build()
+                : DrainNodeReply.newBuilder().setIsAccepted(true).build());
+        ScaleDecision decision = Decisions.scale(cluster, 14, 2, 0, replicaOf.keySet().stream().sorted().map(Decisions::idle).toList());
+
+        send(decision);
+
+        ActuationResult result = awaitResult(decision);
+        assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
+        List<String> asked = gcs.drainRequests().stream().map(drain -> new String(drain.getNodeId().toByteArray(), StandardCharsets.UTF_8)).toList();
+        assertThat(asked).as("r0-h0 is never asked").containsExactlyInAnyOrder(busyAgain, prefix + "r1-h0", prefix + "r1-h1");
+        assertThat(asked.indexOf(prefix + "r1-h0")).as("the less idle host of r1 first").isLessThan(asked.indexOf(prefix + "r1-h1"));
+        var group = read(cluster).getSpec().getWorkerGroupSpecs().get(0);
+        assertThat(group.getScaleStrategy().getWorkersToDelete()).containsExactlyInAnyOrder(prefix + "r1-h0", prefix + "r1-h1");
+        assertThat(group.getReplicas()).isEqualTo(1);
+        assertThat(result.groups().get(0).drainRejected()).extracting(DrainRejection::podName, DrainRejection::reason).containsExactlyInAnyOrder(
+                tuple(busyAgain, "Ray refused the drain: The node to be idle terminated is no longer idle."),
+                tuple(prefix + "r0-h0", "not asked: " + busyAgain + ", a host of the same multi-host replica asked before it, was not drained"));
     }
 
     /** A patch whose answer was lost but which had landed is reported APPLIED, not retried into a failed test op. */

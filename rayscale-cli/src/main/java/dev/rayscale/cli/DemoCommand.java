@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
             "no GCS crashed by a client, no pod deleted by the operator's own choice, no decision applied twice or left",
             "without a result, every poison record dead-lettered, every injected fault caught up with, no unexpected ERROR.",
             "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait, head-restart, "
-                + "raylet-restart, quota, eviction-churn, suspend, request-resources, gitops-reapply, invalid-spec, rayservice-upgrade; and mixed-fleet, one Rayscale serving clusters "
+                + "raylet-restart, quota, eviction-churn, suspend, request-resources, gitops-reapply, invalid-spec, rayservice-upgrade, multihost-never, rayjob-delete-workers; and mixed-fleet, one Rayscale serving clusters "
                 + "of several Ray and KubeRay generations (its last line adds clusters=, unsupported= and scale_up_only=)."})
 public class DemoCommand implements Callable<Integer> {
 

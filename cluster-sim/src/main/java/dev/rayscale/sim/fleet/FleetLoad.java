@@ -109,7 +109,7 @@ public final class FleetLoad {
             Workload.Group group = new Workload.Group("workers", Map.of("CPU", BigDecimal.ONE, "memory", BigDecimal.valueOf(WORKER_MEMORY)),
                     0, member.maxWorkers(), null, 0, null);
             Workload.Cluster cluster = new Workload.Cluster(0, "Aggressive", IDLE_TIMEOUT_SECONDS, List.of(group), null, null);
-            workloads.put(member.name(), new Workload(member.name(), null, 1, cluster, null, 2, null, null, Double.MAX_VALUE, List.of(), null, null));
+            workloads.put(member.name(), new Workload(member.name(), null, 1, cluster, null, 2, null, null, Double.MAX_VALUE, List.of(), null, null, null));
         }
         return workloads;
     }

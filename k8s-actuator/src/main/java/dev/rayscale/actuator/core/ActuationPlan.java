@@ -62,6 +62,11 @@ public final class ActuationPlan {
         return groups.stream().flatMap(group -> group.toDrain().stream()).toList();
     }
 
+    /** The drains in turns ({@link GroupPlan#drainTurns}): turns side by side, the hosts of one turn one after another. */
+    public List<List<PodDeletion>> drainTurns() {
+        return groups.stream().flatMap(group -> group.drainTurns().stream()).toList();
+    }
+
     public void settle(Map<String, String> refusals) {
         groups.forEach(group -> group.settle(refusals));
     }

@@ -6,6 +6,8 @@ import dev.rayscale.events.GroupActuation;
 import dev.rayscale.events.GroupTarget;
 import dev.rayscale.events.PodDeletion;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +26,17 @@ import java.util.Set;
  */
 public final class GroupPlan {
 
+    private static final String KEPT_WITH_ITS_REPLICA = "another host of its multi-host replica was kept";
+    private static final String DRAINED_NONETHELESS = "; Ray had accepted its drain, so its raylet exits: under restartPolicy Always"
+            + " its container restarts as a new idle node, under Never KubeRay deletes the whole replica";
+
     final int index;
     final String name;
     final ObservedCluster.ObservedGroup spec;
     final GroupTarget target;
     private final Map<String, ObservedCluster.ObservedPod> pods;
+    /** How long each live node had been idle by the GCS read made right before the drains (0: running work). */
+    private final Map<String, Long> idleMs;
     /** The group's pods as last read: at first as observed, then as read again right before the patch ({@link #podsNow}). */
     private Map<String, ObservedCluster.ObservedPod> podsLastRead;
     private final boolean previousInProgress;
@@ -45,6 +53,7 @@ public final class GroupPlan {
         this.spec = spec;
         this.target = target;
         this.pods = cluster.pods();
+        this.idleMs = cluster.idleMs();
         this.podsLastRead = pods;
         this.finishing = finishing;
         this.previousInProgress = spec.workersToDelete().stream().anyMatch(pods::containsKey);
@@ -117,6 +126,26 @@ public final class GroupPlan {
         return List.copyOf(toDrain);
     }
 
+    /**
+     * {@link #toDrain} in turns, one per replica, each to be asked host after host and no further than the first refusal.
+     * A host that accepts an idle drain exits at once (fact A3.14), and under {@code restartPolicy: Never} its pod ends and
+     * KubeRay deletes the whole replica (B8.33), so a refusal after an acceptance loses the refusing host's work. Hosts are
+     * asked least idle first, by the GCS read made right before: a host that took work since the snapshot is asked
+     * first and refuses before any other host of its replica has been drained.
+     */
+    public List<List<PodDeletion>> drainTurns() {
+        Map<String, List<PodDeletion>> byReplica = new LinkedHashMap<>();
+        for (PodDeletion deletion : toDrain) {
+            byReplica.computeIfAbsent(replicaOf(deletion.podName()), replica -> new ArrayList<>()).add(deletion);
+        }
+        List<List<PodDeletion>> turns = new ArrayList<>();
+        for (List<PodDeletion> hosts : byReplica.values()) {
+            hosts.sort(Comparator.comparingLong(deletion -> idleMs.getOrDefault(deletion.nodeId(), 0L)));
+            turns.add(List.copyOf(hosts));
+        }
+        return turns;
+    }
+
     /** Records Ray's answers to the drains; {@code refusals} maps a pod to why its drain was not accepted. */
     public void settle(Map<String, String> refusals) {
         for (PodDeletion deletion : toDrain) {
@@ -154,7 +183,7 @@ public final class GroupPlan {
         rejected.forEach(refusal -> refusedReplicas.add(replicaOf(refusal.podName())));
         accepted.removeIf(deletion -> {
             if (refusedReplicas.contains(replicaOf(deletion.podName()))) {
-                reject(deletion, "another host of its multi-host replica was kept");
+                reject(deletion, deletion.nodeId() == null ? KEPT_WITH_ITS_REPLICA : KEPT_WITH_ITS_REPLICA + DRAINED_NONETHELESS);
                 return true;
             }
             return false;

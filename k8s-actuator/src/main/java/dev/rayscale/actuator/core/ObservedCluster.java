@@ -19,6 +19,7 @@ import java.util.Map;
  * @param liveNodes the Ray nodes (hex ids) the GCS holds alive for each pod, from a GCS read made after the
  *     RayCluster's: one, normally; two while a restarted raylet's predecessor is not yet found dead
  *     (fact A4.19); null when the GCS was not read or could not be
+ * @param idleMs how long each live node had been idle by that read, by node id (0: running work); empty when not read
  * @param otherWrite its replicas or workersToDelete as someone other than Rayscale changed them since Rayscale last wrote
  *     them ({@link WrittenGroups}); null if no one did
  */
@@ -36,12 +37,14 @@ public record ObservedCluster(
         List<ObservedGroup> groups,
         Map<String, ObservedPod> pods,
         Map<String, List<String>> liveNodes,
+        Map<String, Long> idleMs,
         OtherWrite otherWrite) {
 
     public ObservedCluster {
         groups = List.copyOf(groups);
         pods = Map.copyOf(pods);
         liveNodes = liveNodes == null ? null : Map.copyOf(liveNodes);
+        idleMs = idleMs == null ? Map.of() : Map.copyOf(idleMs);
     }
 
     public String id() {
@@ -50,12 +53,13 @@ public record ObservedCluster(
 
     public ObservedCluster withPods(Map<String, ObservedPod> now) {
         return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
-                groups, now, liveNodes, otherWrite);
+                groups, now, liveNodes, idleMs, otherWrite);
     }
 
-    public ObservedCluster withLiveNodes(Map<String, List<String>> nodes) {
+    /** As observed, with the GCS's live nodes as read; {@code nodes} null if the GCS could not be read. */
+    public ObservedCluster withLiveNodes(LiveNodes nodes) {
         return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
-                groups, pods, nodes, otherWrite);
+                groups, pods, nodes == null ? null : nodes.byPod(), nodes == null ? Map.of() : nodes.idleMs(), otherWrite);
     }
 
     /**

@@ -97,6 +97,19 @@ class ActuationPlanTest {
                             assertThat(group.replicasAfter()).isEqualTo(1);
                             assertThat(group.rejected()).extracting(r -> r.podName()).containsExactlyInAnyOrder("r1-h1", "r1-h0");
                         }),
+                named("the hosts of a replica are drained in one turn, the least idle by the fresh GCS read first (A3.14, B8.33)",
+                        cluster(hosts(group("tpu", 2), 2), replicaPods("tpu", Map.of("r0-h0", "r0", "r0-h1", "r0", "r1-h0", "r1", "r1-h1", "r1")),
+                                live("r0-h0", "n00", "r0-h1", "n01", "r1-h0", "n10", "r1-h1", "n11"))
+                                .withLiveNodes(new LiveNodes(live("r0-h0", "n00", "r0-h1", "n01", "r1-h0", "n10", "r1-h1", "n11"),
+                                        Map.of("n00", 60_000L, "n01", 0L, "n10", 30_000L, "n11", 90_000L))),
+                        decision(target("tpu", 2, 0, idle("r0-h0", "n00"), idle("r0-h1", "n01"), idle("r1-h0", "n10"), idle("r1-h1", "n11"))),
+                        plan -> assertThat(plan.drainTurns()).extracting(turn -> turn.stream().map(PodDeletion::podName).toList())
+                                .containsExactly(List.of("r0-h1", "r0-h0"), List.of("r1-h0", "r1-h1"))),
+                named("single-host pods are drained side by side, each its own turn",
+                        cluster(group("cpu", 2), pods("cpu", "a", "b"), live("a", "na", "b", "nb")),
+                        decision(target("cpu", 2, 0, idle("a", "na"), idle("b", "nb"))),
+                        plan -> assertThat(plan.drainTurns()).extracting(turn -> turn.stream().map(PodDeletion::podName).toList())
+                                .containsExactly(List.of("a"), List.of("b"))),
                 named("no new names while the operator still deletes the previous ones; once gone, the old names are cleared (B6.26)",
                         cluster(workersToDelete(group("cpu", 2), "gone"), pods("cpu", "a"), live("a", "na")),
                         decision(new GroupTarget("cpu", 0, 2, 1, List.of("gone"), List.of(idle("a", "na")), List.of())),
@@ -463,31 +476,31 @@ class ActuationPlanTest {
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup group, Map<String, ObservedCluster.ObservedPod> pods,
             Map<String, List<String>> liveNodes) {
-        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(group), pods, liveNodes, null);
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(group), pods, liveNodes, Map.of(), null);
     }
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup... groups) {
-        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of(), null);
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of(), Map.of(), null);
     }
 
     private static ObservedCluster withUid(ObservedCluster c, String uid) {
         return new ObservedCluster(c.namespace(), c.name(), uid, c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
     }
 
     private static ObservedCluster withMark(ObservedCluster c, AppliedMark mark) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), mark, c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
+                c.inTreeAutoscaling(), mark, c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
     }
 
     private static ObservedCluster inTreeAutoscaling(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                true, c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
+                true, c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
     }
 
     private static ObservedCluster optedOut(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), false,
-                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
     }
 
     /** This actuator's last write, {@code decisionId}, at {@code at}, which left {@code after} at generation 4. */
@@ -497,7 +510,7 @@ class ActuationPlanTest {
 
     private static ObservedCluster dryRun(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), c.mark(), true, c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
+                c.inTreeAutoscaling(), c.mark(), true, c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
     }
 
     private static GroupTarget target(String group, int from, int to, PodDeletion... deletions) {
