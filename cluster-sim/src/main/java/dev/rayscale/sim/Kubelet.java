@@ -35,7 +35,8 @@ import java.util.function.DoubleSupplier;
  * <ul>
  *   <li>A pod is created Pending, scheduled when a node has room (else {@code Unschedulable}), runs its
  *       ray container after the workload's start delay, and its raylet then registers with the GCS.</li>
- *   <li>When the ray process ends, {@code restartPolicy: Always} restarts the container in the same pod
+ *   <li>When the ray process ends (seen at the kubelet's next relist, within a second), {@code restartPolicy: Always}
+ *       restarts the container in the same pod
  *       (a new raylet, a new node id, fact A4.20); {@code Never} ends the pod Succeeded or Failed, which
  *       the operator then deletes (B6.25). KubeRay leaves the template's policy alone when its own
  *       autoscaler is off (Rayscale's case; {@code ray-operator/controllers/ray/common/pod.go} sets Never
@@ -108,6 +109,15 @@ final class Kubelet implements RaySim.Containers {
     private final Map<String, SimPod> pods = new LinkedHashMap<>();
     /** The ray processes that ended, reported by Ray from its own threads and handled on the kubelet's. */
     private final Queue<Map.Entry<String, Boolean>> exits = new ConcurrentLinkedQueue<>();
+    /**
+     * Exits the kubelet has not seen yet: its PLEG relists the containers every second ({@code plegRelistPeriod = time.Second
+     * * 1}, kubernetes {@code pkg/kubelet/kubelet.go}) and sees an exit at the first relist after it, here at each whole
+     * second of simulated time. Only then does the pod's status change (a restart, or under Never the pod's end).
+     */
+    private final List<UnseenExit> unseen = new ArrayList<>();
+
+    private record UnseenExit(String pod, boolean cleanly, double seenAt) {
+    }
     private long busyDeletions;
     /** Busy pods the operator deleted by its own choice because a named pod was lost unseen (see {@link KubeRayOperator}). */
     private long busyDeletionsForcedByLoss;
@@ -313,8 +323,15 @@ final class Kubelet implements RaySim.Containers {
     synchronized void tick() {
         double now = clock.getAsDouble();
         for (Map.Entry<String, Boolean> exit; (exit = exits.poll()) != null; ) {
-            containerEnded(exit.getKey(), exit.getValue(), now);
+            unseen.add(new UnseenExit(exit.getKey(), exit.getValue(), Math.floor(now) + 1));
         }
+        unseen.removeIf(exit -> {
+            if (now < exit.seenAt()) {
+                return false;
+            }
+            containerEnded(exit.pod(), exit.cleanly(), now);
+            return true;
+        });
         int unschedulable = 0;
         for (SimPod pod : new ArrayList<>(pods.values())) {
             if (pod.terminating) {

@@ -51,8 +51,9 @@ class KubeRayConformanceTest {
                 fact("B6.25.2 an ended pod is deleted first, and nothing is created in that pass", "  restartPolicy: Never", f -> {
                     String pod = f.running("cpu", 1).get(0);
                     f.sim.ray().crashRaylet(pod);
-                    f.advance(0.5);
-                    assertThat(f.pods("cpu")).as("deleted, and no replacement in that pass").singleElement().satisfies(p -> {
+                    f.advance(1.25);
+                    assertThat(f.pods("cpu")).as("seen at the kubelet's next relist, deleted, and no replacement in that pass")
+                            .singleElement().satisfies(p -> {
                         assertThat(phase(p)).isEqualTo("Failed");
                         assertThat(p.getMetadata().getDeletionTimestamp()).isNotNull();
                     });

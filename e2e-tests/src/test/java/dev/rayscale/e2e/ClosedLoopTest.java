@@ -171,7 +171,7 @@ class ClosedLoopTest {
      */
     @Test
     void multiHostReplicasUnderRestartPolicyNeverGoWholeAndNeverWithABusyHost() throws Exception {
-        try (DemoRun run = ClosedLoops.start(Workload.shipped("multihost-never"), 20, "e2e-multihost-never")) {
+        try (DemoRun run = ClosedLoops.start(Workload.shipped("multihost-never"), 5, "e2e-multihost-never")) {
             assertThat(run.awaitSettled()).as("settles: %s", run.simulator().happenings()).isTrue();
             ClosedLoops.assertHealthy(run);
             ClosedLoops.assertNoDecisionAppliedTwice(run.trail().actuations());
