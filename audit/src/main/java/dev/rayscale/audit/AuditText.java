@@ -16,9 +16,12 @@ public final class AuditText implements AuditOutput {
     private final PrintWriter out;
     private final String onlyDecision;
 
-    /** @param onlyDecision print only this decision's chain, in full; null for every decision */
+    /**
+     * @param out where the audit goes; control characters of the events' free text are escaped on the way ({@link TerminalText})
+     * @param onlyDecision print only this decision's chain, in full; null for every decision
+     */
     public AuditText(PrintWriter out, String onlyDecision) {
-        this.out = out;
+        this.out = new PrintWriter(new TerminalText(out), false);
         this.onlyDecision = onlyDecision;
     }
 

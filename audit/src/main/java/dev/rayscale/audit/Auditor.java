@@ -236,6 +236,10 @@ public final class Auditor {
             }
             cluster.getValue().open.clear();
         }
+        if (totals.records == 0) {
+            flag(null, Flag.Kind.NOTHING_READ, 0, "the recording, or the part of it selected, holds no record: an empty audit proves nothing",
+                    "-");
+        }
         return totals;
     }
 

@@ -20,6 +20,8 @@ public record Flag(String cluster, Kind kind, Instant at, String detail, String 
         SNAPSHOT_MISSING(true),
         DEAD_LETTER(true),
         BAD_RECORD(true),
+        /** No record at all: an empty recording, or a selection that matches none, proves nothing. */
+        NOTHING_READ(true),
         /** A decision whose result would come after the range ends. */
         OPEN_AT_END(false),
         /** A result, or a decision, whose other end is before the range starts. */

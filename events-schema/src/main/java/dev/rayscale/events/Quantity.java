@@ -18,6 +18,12 @@ public record Quantity(long units) implements Comparable<Quantity> {
     /** Fixed-point units per whole resource unit. */
     public static final long SCALE = 10_000L;
     private static final int SCALE_DIGITS = 4;
+    /** Digits before the point past which no amount fits in a {@code long} of units (the largest has 15). */
+    private static final int MAX_WHOLE_DIGITS = 19;
+    /** Significant digits read: more is no resource amount, and rounding them costs time in proportion. */
+    private static final int MAX_PRECISION = 64;
+    /** The longest amount text parsed, for the same reason. */
+    public static final int MAX_TEXT = 64;
 
     public static final Quantity ZERO = new Quantity(0);
     public static final Quantity ONE = new Quantity(SCALE);
@@ -30,21 +36,45 @@ public record Quantity(long units) implements Comparable<Quantity> {
         return ofUnits(Math.multiplyExact(whole, SCALE));
     }
 
+    /**
+     * The amount in units, rounded half-even past the fourth decimal. Bounded before any arithmetic: rounding
+     * {@code 1e99999999} or {@code 1e-99999999} to four decimals takes minutes and gigabytes, and such amounts come from
+     * what tenants write (a container's limits, {@code rayStartParams}).
+     *
+     * @throws IllegalArgumentException if it does not fit in a {@code long} of units, or has more than 64 significant digits
+     */
     @JsonCreator
     public static Quantity of(BigDecimal amount) {
+        if (amount.signum() == 0) {
+            return ZERO;
+        }
+        int wholeDigits = amount.precision() - amount.scale();
+        if (wholeDigits > MAX_WHOLE_DIGITS) {
+            throw new IllegalArgumentException("resource amount " + Quoted.of(amount.toString()) + " is out of range");
+        }
+        if (amount.precision() > MAX_PRECISION) {
+            throw new IllegalArgumentException("resource amount " + Quoted.of(amount.toString()) + " has more than " + MAX_PRECISION
+                    + " significant digits");
+        }
+        if (wholeDigits < -SCALE_DIGITS) {
+            return ZERO; // below 0.00001: rounds to nothing, and setScale would first divide by a power of ten as long as the exponent
+        }
         BigDecimal scaled = amount.setScale(SCALE_DIGITS, RoundingMode.HALF_EVEN).movePointRight(SCALE_DIGITS);
         try {
             return ofUnits(scaled.longValueExact());
         } catch (ArithmeticException tooLarge) {
-            throw new IllegalArgumentException("resource amount " + amount.toPlainString() + " is out of range", tooLarge);
+            throw new IllegalArgumentException("resource amount " + Quoted.of(amount.toPlainString()) + " is out of range", tooLarge);
         }
     }
 
     public static Quantity parse(String amount) {
+        if (amount.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("resource amount " + Quoted.of(amount) + " is longer than " + MAX_TEXT + " characters");
+        }
         try {
             return of(new BigDecimal(amount.trim()));
         } catch (NumberFormatException notANumber) {
-            throw new IllegalArgumentException("'" + amount + "' is not a decimal resource amount", notANumber);
+            throw new IllegalArgumentException(Quoted.of(amount) + " is not a decimal resource amount", notANumber);
         }
     }
 

@@ -57,6 +57,7 @@ public class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Duration silence = Durations.parse(maxSilence, spec.commandLine(), "--max-silence");
+        recording.refuseAsOutput(output, spec.commandLine());
         // Buffered either way: an audit of a long history is millions of lines, and a flush per line costs more than the audit.
         PrintWriter out = new PrintWriter(new BufferedWriter(output == null ? spec.commandLine().getOut()
                 : Files.newBufferedWriter(output, StandardCharsets.UTF_8), 1 << 16), false);

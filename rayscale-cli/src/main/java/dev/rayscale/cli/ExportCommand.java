@@ -35,6 +35,7 @@ public class ExportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         long[] problems = new long[1];
+        recording.refuseAsOutput(output, spec.commandLine());
         try (RecordSource source = recording.open(spec.commandLine()); Exporter exporter = new Exporter(output)) {
             boolean read = RecordingOptions.readAll(source, record -> {
                 if (record.problem() != null) {

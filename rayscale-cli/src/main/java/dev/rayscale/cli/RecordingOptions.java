@@ -88,6 +88,23 @@ final class RecordingOptions {
         }
     }
 
+    /**
+     * Refuses an output that is the recording being read (exit status 2): opening it for writing empties it before a line is
+     * read, and the command would then report an empty recording.
+     */
+    void refuseAsOutput(Path output, picocli.CommandLine commandLine) {
+        if (output == null || source.file == null || !Files.exists(output)) {
+            return;
+        }
+        try {
+            if (Files.isSameFile(output, source.file)) {
+                throw new ParameterException(commandLine, "the output " + output + " is the recording --file reads; writing it would destroy it");
+            }
+        } catch (IOException unreadable) {
+            // Then the file cannot be read as the recording either, which open() says.
+        }
+    }
+
     /** Opens the source; a problem with the arguments is a {@link ParameterException} (exit status 2). */
     RecordSource open(picocli.CommandLine commandLine) {
         Instant now = Instant.now();

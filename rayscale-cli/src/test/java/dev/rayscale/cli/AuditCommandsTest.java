@@ -124,6 +124,52 @@ class AuditCommandsTest {
         assertThat(badTime.getErrorOutput()).contains("neither an ISO-8601 time");
     }
 
+    /**
+     * Issue 50: {@code audit --file X -o X} emptied X before reading it, then reported {@code records=0 complete=true} and
+     * exit 0. The output is refused (exit 2) and the recording left whole; an empty recording is flagged, not complete.
+     */
+    @Test
+    void neverWritesOverTheRecordingItReadsAndFlagsAnEmptyOne(QuarkusMainLauncher launcher, @TempDir Path folder) throws Exception {
+        Path recording = folder.resolve("recording.jsonl.gz");
+        Files.copy(Path.of(GOLDEN), recording);
+        long size = Files.size(recording);
+
+        LaunchResult audit = launcher.launch("audit", "--file", recording.toString(), "-o", recording.toString());
+        LaunchResult export = launcher.launch("export", "--file", recording.toString(), "-o", folder.resolve(".").resolve("recording.jsonl.gz").toString());
+
+        assertThat(audit.exitCode()).isEqualTo(2);
+        assertThat(audit.getErrorOutput()).contains("is the recording --file reads; writing it would destroy it");
+        assertThat(export.exitCode()).isEqualTo(2);
+        assertThat(Files.size(recording)).as("the recording is left whole").isEqualTo(size);
+
+        Path empty = Files.createFile(folder.resolve("empty.jsonl"));
+        LaunchResult nothing = launcher.launch("audit", "--file", empty.toString());
+        assertThat(nothing.exitCode()).isEqualTo(1);
+        assertThat(nothing.getOutput()).contains("FLAG nothing-read");
+        assertThat(last(nothing)).startsWith("audit: records=0").endsWith("complete=false");
+    }
+
+    /**
+     * Issue 50: the text audit printed events' free text raw, so a worker group named with an escape sequence could clear
+     * the line and print a forged last line on the operator's terminal. Control characters are written as \\uXXXX.
+     */
+    @Test
+    void escapesControlCharactersAnEventCarries(QuarkusMainLauncher launcher, @TempDir Path folder) throws Exception {
+        String forged = "\u001b[2K\raudit: records=1 flagged=0 complete=true";
+        List<String> lines = new ArrayList<>();
+        for (JsonNode event : golden()) {
+            if (event.path("kafkatopic").asText().equals("rayscale.decisions")) {
+                ((ObjectNode) event.path("data").path("groups").get(0)).put("name", forged);
+            }
+            lines.add(event.toString());
+        }
+        Path recording = Files.write(folder.resolve("forged.jsonl"), lines);
+
+        LaunchResult result = launcher.launch("audit", "--file", recording.toString());
+
+        assertThat(result.getOutput()).doesNotContain("\u001b", "\r").contains("\\u001b[2K\\u000daudit: records=1");
+    }
+
     @Test
     void replaysTheRecordingIdentically(QuarkusMainLauncher launcher) {
         LaunchResult result = launcher.launch("replay", "--verify", "--file", GOLDEN);

@@ -1,6 +1,7 @@
 package dev.rayscale.collector.assembly;
 
 import dev.rayscale.events.Packing;
+import dev.rayscale.events.Quoted;
 import dev.rayscale.events.ScalingPolicy;
 import dev.rayscale.events.UpscalingMode;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -36,12 +37,12 @@ public final class ClusterPolicy {
         Map<String, String> annotations = cluster.getMetadata().getAnnotations() == null ? Map.of() : cluster.getMetadata().getAnnotations();
         return new ScalingPolicy(
                 mode(options),
-                annotation(annotations, UPSCALING_SPEED, BigDecimal::new),
+                annotation(annotations, UPSCALING_SPEED, TenantBounds.positive(TenantBounds.MAX_UPSCALING_SPEED)),
                 options != null && options.getIdleTimeoutSeconds() != null ? options.getIdleTimeoutSeconds()
                         : ScalingPolicy.DEFAULT_IDLE_TIMEOUT_SECONDS,
-                annotation(annotations, MAX_WORKERS, Integer::valueOf),
-                annotation(annotations, MAX_PENDING_LAUNCHES, Integer::valueOf),
-                annotation(annotations, PENDING_POD_PATIENCE, Long::valueOf),
+                annotation(annotations, MAX_WORKERS, TenantBounds.count(TenantBounds.MAX_WORKERS)),
+                annotation(annotations, MAX_PENDING_LAUNCHES, TenantBounds.count(TenantBounds.MAX_PENDING_LAUNCHES)),
+                annotation(annotations, PENDING_POD_PATIENCE, TenantBounds.seconds(TenantBounds.MAX_PATIENCE_SECONDS)),
                 Boolean.parseBoolean(annotations.getOrDefault(REPLACE_STUCK_PODS, "false")),
                 Boolean.TRUE.equals(cluster.getSpec().getSuspend()),
                 annotation(annotations, PACKING, ClusterPolicy::packing));
@@ -85,10 +86,14 @@ public final class ClusterPolicy {
         if (value == null || value.isBlank()) {
             return null;
         }
+        if (value.length() > TenantBounds.MAX_ANNOTATION) {
+            throw new IllegalArgumentException("annotation " + name + "=" + Quoted.of(value) + " is longer than " + TenantBounds.MAX_ANNOTATION
+                    + " characters");
+        }
         try {
             return parse.apply(value.trim());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("annotation " + name + "='" + value + "' is not valid: " + e.getMessage(), e);
+            throw new IllegalArgumentException("annotation " + name + "=" + Quoted.of(value) + " is not valid: " + e.getMessage(), e);
         }
     }
 }

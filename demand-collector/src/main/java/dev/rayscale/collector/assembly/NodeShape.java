@@ -3,6 +3,7 @@ package dev.rayscale.collector.assembly;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.rayscale.events.Quantity;
+import dev.rayscale.events.Quoted;
 import dev.rayscale.events.Resources;
 import dev.rayscale.events.codec.EventJson;
 import io.fabric8.kubernetes.api.model.Container;
@@ -10,7 +11,6 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -107,7 +107,7 @@ public record NodeShape(Resources resources, Map<String, String> labels) {
         if (quantities == null || !quantities.containsKey(name)) {
             return Optional.empty();
         }
-        return Optional.of(Quantity.of(io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(quantities.get(name))));
+        return Optional.of(kubernetesAmount(quantities.get(name)));
     }
 
     private static Optional<Quantity> gpu(ResourceRequirements requirements) {
@@ -127,8 +127,24 @@ public record NodeShape(Resources resources, Map<String, String> labels) {
     }
 
     private static Quantity kubernetesQuantity(String value) {
-        return Quantity.of(io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(new io.fabric8.kubernetes.api.model.Quantity(value))
-                .setScale(4, RoundingMode.HALF_EVEN));
+        return kubernetesAmount(new io.fabric8.kubernetes.api.model.Quantity(value));
+    }
+
+    /**
+     * A Kubernetes quantity ({@code 500m}, {@code 40Gi}, {@code 1e3}) as an amount, its text bounded first: the CRD's pattern
+     * bounds neither its length nor its exponent, and the tenant writes it.
+     */
+    private static Quantity kubernetesAmount(io.fabric8.kubernetes.api.model.Quantity quantity) {
+        String text = quantity.toString();
+        if (text.length() > Quantity.MAX_TEXT) {
+            throw new IllegalArgumentException("resource quantity " + Quoted.of(text) + " is longer than " + Quantity.MAX_TEXT
+                    + " characters");
+        }
+        try {
+            return Quantity.of(io.fabric8.kubernetes.api.model.Quantity.getAmountInBytes(quantity));
+        } catch (ArithmeticException | NumberFormatException notAnAmount) {
+            throw new IllegalArgumentException("resource quantity " + Quoted.of(text) + " is not an amount", notAnAmount);
+        }
     }
 
     /** KubeRay passes the resources parameter quoted for the shell: {@code '"{\"TPU\": 4}"'}. */
@@ -142,7 +158,7 @@ public record NodeShape(Resources resources, Map<String, String> labels) {
             parsed.forEach((name, value) -> resources.put(name, Quantity.of(new BigDecimal(value.toString()))));
             return resources;
         } catch (JsonProcessingException | NumberFormatException e) {
-            throw new IllegalArgumentException("rayStartParams.resources is not a JSON object of amounts: " + json, e);
+            throw new IllegalArgumentException("rayStartParams.resources is not a JSON object of amounts: " + Quoted.of(json), e);
         }
     }
 
@@ -157,13 +173,13 @@ public record NodeShape(Resources resources, Map<String, String> labels) {
                 EventJson.mapper().readValue(text, JSON_OBJECT).forEach((key, value) -> parsed.put(key, String.valueOf(value)));
                 return parsed;
             } catch (JsonProcessingException e) {
-                throw new IllegalArgumentException("rayStartParams.labels is not valid JSON: " + labels, e);
+                throw new IllegalArgumentException("rayStartParams.labels is not valid JSON: " + Quoted.of(labels), e);
             }
         }
         for (String pair : text.split(",")) {
             int equals = pair.indexOf('=');
             if (equals <= 0) {
-                throw new IllegalArgumentException("rayStartParams.labels entry '" + pair + "' is not key=value");
+                throw new IllegalArgumentException("rayStartParams.labels entry " + Quoted.of(pair) + " is not key=value");
             }
             parsed.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
         }

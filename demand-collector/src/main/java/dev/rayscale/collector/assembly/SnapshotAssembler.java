@@ -112,7 +112,7 @@ public final class SnapshotAssembler {
                     ? List.of() : spec.getScaleStrategy().getWorkersToDelete();
             groups.add(new WorkerGroup(spec.getGroupName(), index, orZero(spec.getReplicas()), orZero(spec.getMinReplicas()),
                     spec.getMaxReplicas() == null ? DEFAULT_MAX_REPLICAS : spec.getMaxReplicas(),
-                    spec.getNumOfHosts() == null || spec.getNumOfHosts() < 1 ? 1 : spec.getNumOfHosts(),
+                    TenantBounds.hosts(spec.getGroupName(), spec.getNumOfHosts()),
                     shape.resources(), shape.labels(), workersToDelete,
                     spec.getIdleTimeoutSeconds() == null ? null : spec.getIdleTimeoutSeconds().longValue(),
                     Boolean.TRUE.equals(spec.getSuspend()), terminatingPods(pods, spec.getGroupName()),

@@ -36,6 +36,32 @@ class ClusterPolicyTest {
         assertThatThrownBy(() -> ClusterPolicy.nodeCost(costing("$3"))).hasMessageStartingWith("annotation rayscale.dev/node-cost='$3' is not valid");
     }
 
+    /** Issue 50: one shared planner serves every tenant, so the numbers that size its work are bounded where they are read. */
+    @Test
+    void theAnnotationsThatSizeRayscalesWorkAreBoundedAndQuotedShort() {
+        RayCluster cluster = RayClusters.walkthrough("ns", "c");
+        cluster.getMetadata().getAnnotations().put(ClusterPolicy.MAX_PENDING_LAUNCHES, "2000000000");
+        assertThatThrownBy(() -> ClusterPolicy.of(cluster))
+                .hasMessage("annotation rayscale.dev/max-pending-launches='2000000000' is not valid: must be from 0 to 10000");
+        cluster.getMetadata().getAnnotations().put(ClusterPolicy.MAX_PENDING_LAUNCHES, "10000");
+        assertThat(ClusterPolicy.of(cluster).maxPendingLaunches()).isEqualTo(10_000);
+
+        cluster.getMetadata().getAnnotations().put(ClusterPolicy.MAX_WORKERS, "-1");
+        assertThatThrownBy(() -> ClusterPolicy.of(cluster)).hasMessage("annotation rayscale.dev/max-workers='-1' is not valid: must be from 0 to 100000");
+        cluster.getMetadata().getAnnotations().remove(ClusterPolicy.MAX_WORKERS);
+
+        cluster.getMetadata().getAnnotations().put(ClusterPolicy.UPSCALING_SPEED, "1e99999999");
+        assertThatThrownBy(() -> ClusterPolicy.of(cluster))
+                .hasMessage("annotation rayscale.dev/upscaling-speed='1e99999999' is not valid: must be above 0 and at most 1000");
+        cluster.getMetadata().getAnnotations().put(ClusterPolicy.UPSCALING_SPEED, "7".repeat(100_000));
+        assertThatThrownBy(() -> ClusterPolicy.of(cluster)).hasMessage("annotation rayscale.dev/upscaling-speed='" + "7".repeat(32)
+                + "...' (100000 characters) is longer than 64 characters");
+        cluster.getMetadata().getAnnotations().remove(ClusterPolicy.UPSCALING_SPEED);
+
+        cluster.getMetadata().getAnnotations().put(ClusterPolicy.PENDING_POD_PATIENCE, "9223372036854775807");
+        assertThatThrownBy(() -> ClusterPolicy.of(cluster)).hasMessageEndingWith("is not valid: must be from 0 to 86400");
+    }
+
     private static PodTemplateSpec costing(String cost) {
         return new PodTemplateSpecBuilder(RayClusters.template(Map.of("cpu", "1"))).editOrNewMetadata()
                 .addToAnnotations(ClusterPolicy.NODE_COST, cost).endMetadata().build();

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class NodeShapeTest {
 
@@ -80,6 +81,23 @@ class NodeShapeTest {
     void labelsAlsoAsJson() {
         assertThat(NodeShape.parseLabels("'{\"market\": \"spot\"}'")).containsExactlyEntriesOf(Map.of("market", "spot"));
         assertThatThrownBy(() -> NodeShape.parseLabels("nonsense")).hasMessageContaining("is not key=value");
+    }
+
+    /**
+     * Issue 50: a tenant's {@code 1e99999999} in rayStartParams, a container's limits or the group's resources ran the
+     * shared collector out of memory. Each is refused at once with a short error, which holds this cluster only.
+     */
+    @Test
+    @Timeout(30)
+    void aTenantsEndlessAmountIsRefusedAtOnceWherePodsOrParametersGiveIt() {
+        assertThatThrownBy(() -> shape(Map.of("num-cpus", "1e99999999"), template(Map.of(), Map.of())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("resource amount '1E+99999999' is out of range");
+        assertThatThrownBy(() -> shape(Map.of(), template(Map.of("cpu", "1e99999999"), Map.of()))).hasMessageContaining("out of range");
+        assertThatThrownBy(() -> shape(Map.of(), template(Map.of("memory", "1" + "0".repeat(5_000)), Map.of())))
+                .hasMessageContaining("(5001 characters) is longer than 64 characters");
+        assertThatThrownBy(() -> NodeShape.of("g", Map.of(), template(Map.of(), Map.of()), Map.of("CPU", "1e99999999"), null))
+                .hasMessageContaining("out of range");
+        assertThat(shape(Map.of(), template(Map.of("cpu", "1e-99999999"), Map.of())).resources().has("CPU")).isFalse();
     }
 
     private static NodeShape shape(Map<String, String> params, PodTemplateSpec template) {

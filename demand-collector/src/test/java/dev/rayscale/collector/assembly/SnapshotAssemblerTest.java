@@ -1,6 +1,7 @@
 package dev.rayscale.collector.assembly;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.KubernetesSource;
@@ -67,6 +68,20 @@ class SnapshotAssemblerTest {
     void assembles(Case assemblyCase) {
         assemblyCase.then().accept(SnapshotAssembler.assemble(CLUSTER, assemblyCase.pods(), assemblyCase.gcs(), KubernetesSource.ok("41", 2),
                 Instant.EPOCH, 3, null));
+    }
+
+    /**
+     * Issue 50: {@code numOfHosts: 5000000} with one pending task made the shared planner open five million nodes. The
+     * cluster is refused where it is read (ClusterPoller holds it, with a Warning Event quoting this message).
+     */
+    @Test
+    void aGroupOfMillionsOfHostsIsRefusedWhereItIsRead() {
+        RayCluster hostile = RayClusters.walkthrough("default", "hostile");
+        hostile.getSpec().getWorkerGroupSpecs().get(0).setNumOfHosts(5_000_000);
+        assertThatThrownBy(() -> SnapshotAssembler.assemble(hostile, List.of(), answered(GcsStates.state(7).tasks(CPU, 1)),
+                KubernetesSource.ok("41", 2), Instant.EPOCH, 3, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("worker group 'small-group' has numOfHosts 5000000, above the 1024 Rayscale serves");
     }
 
     @Test
