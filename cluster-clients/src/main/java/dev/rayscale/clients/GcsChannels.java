@@ -39,11 +39,13 @@ public final class GcsChannels implements AutoCloseable {
 
     static final String TOKEN_KEY = "auth_token";
     /**
-     * The largest reply taken from a GCS: what Ray's own clients take, {@code max_grpc_message_size} in Ray's
-     * {@code src/ray/common/ray_config_def.h} (500 MiB), not gRPC's 4 MiB default, which a cluster of a few thousand nodes
-     * with a long demand list exceeds (BigClusterTest).
+     * The largest reply taken from a GCS: at most what Ray's own clients take, {@code max_grpc_message_size} in Ray's
+     * {@code src/ray/common/ray_config_def.h} (500 MiB), and at most a quarter of this process's heap, since a tenant's head
+     * pod answers and the decoded reply is several times its bytes. Not gRPC's 4 MiB default, which a cluster of a few
+     * thousand nodes with a long demand list exceeds (BigClusterTest: several MiB at 5,000 nodes); the services' 96-128
+     * MiB heaps take 24-32 MiB. A larger reply fails the call (RESOURCE_EXHAUSTED), counted as a failed read.
      */
-    static final int MAX_REPLY_BYTES = 500 * 1024 * 1024;
+    static final int MAX_REPLY_BYTES = maxReplyBytes(Runtime.getRuntime().maxMemory());
     /** How often the TLS files are read again, so that a rotated certificate is taken up. */
     private static final long RELOAD_MINUTES = 1;
     private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
@@ -68,6 +70,10 @@ public final class GcsChannels implements AutoCloseable {
         this.config = config;
         this.calls = calls;
         this.tls = tlsCredentials(config);
+    }
+
+    static int maxReplyBytes(long heapBytes) {
+        return (int) Math.min(500L * 1024 * 1024, heapBytes / 4);
     }
 
     /** The id channels are kept under: {@code namespace/name}, as events name a cluster ({@code ClusterRef.id()}). */

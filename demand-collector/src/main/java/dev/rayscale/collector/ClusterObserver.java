@@ -163,9 +163,15 @@ final class ClusterObserver implements AutoCloseable {
      */
     private GcsRead answered(GetClusterResourceStateReply reply, List<RayPod> pods, RayKvClient.Requests requests) {
         if (!reply.hasClusterResourceState()) {
-            return new GcsRead.Failed("INVALID_REPLY", "the GCS answered without a cluster_resource_state");
+            return new GcsRead.Failed(GcsRead.INVALID_REPLY, "the GCS answered without a cluster_resource_state");
         }
-        RayState state = RayState.of(reply.getClusterResourceState(), SnapshotAssembler.replicas(pods)::get);
+        RayState state;
+        try {
+            state = RayState.of(reply.getClusterResourceState(), SnapshotAssembler.replicas(pods)::get);
+        } catch (IllegalArgumentException | ArithmeticException unusable) {
+            // A head pod answers what it likes: a NaN or an amount beyond Ray's fixed point is a read that failed, not demand.
+            return new GcsRead.Failed(GcsRead.INVALID_REPLY, "the GCS's answer cannot be used: " + unusable.getMessage());
+        }
         return new GcsRead.Answered(requests.constraints() == null ? state : state.withConstraints(requests.constraints()));
     }
 

@@ -58,6 +58,7 @@ public class ClusterPoller {
     /** Clusters due for a read, waiting for one of the concurrent-call permits. */
     private final Queue<Map.Entry<String, RayCluster>> due = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
+    private final PollerProgress progress;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "collector-ticker");
         thread.setDaemon(true);
@@ -76,6 +77,18 @@ public class ClusterPoller {
         this.sharding = sharding;
         this.metrics = metrics;
         this.permits = new Semaphore(config.gcs().maxConcurrentCalls());
+        this.progress = new PollerProgress(wedgedAfter(config), System::nanoTime);
+    }
+
+    /** Ten rounds of a read that takes its whole deadline, and at least two minutes. */
+    static Duration wedgedAfter(CollectorConfig config) {
+        Duration tenRounds = config.gcs().deadline().plus(config.pollInterval()).multipliedBy(10);
+        return tenRounds.compareTo(Duration.ofMinutes(2)) > 0 ? tenRounds : Duration.ofMinutes(2);
+    }
+
+    /** Why the poller makes no progress, or null when it does. */
+    String wedged() {
+        return progress.wedged(due.size());
     }
 
     void start(@Observes StartupEvent event) {
@@ -150,6 +163,7 @@ public class ClusterPoller {
         } catch (RuntimeException e) {
             LOG.error("collector round failed; the next round will retry", e);
         }
+        progress.roundEnded();
     }
 
     /** Starts reads while call permits are free; each finished read frees its permit and pumps again. */
@@ -163,6 +177,7 @@ public class ClusterPoller {
             long start = System.nanoTime();
             observer.observe(next.getKey(), next.getValue()).subscribe().with(observation -> finish(observation, start), failure -> {
                 LOG.errorf(failure, "%s: could not make a snapshot", next.getKey());
+                backOff(next.getKey());
                 done();
             });
         }
@@ -196,12 +211,19 @@ public class ClusterPoller {
             }
         } catch (RuntimeException e) {
             LOG.errorf(e, "%s: could not make a snapshot", observation.id());
+            backOff(observation.id());
         } finally {
             done();
         }
     }
 
+    /** A read that broke is a failed one: the cluster is read again after the backoff, never left in flight for good. */
+    private void backOff(String id) {
+        tracked.computeIfPresent(id, (key, state) -> state.failed(Instant.now(), config.gcs().backoffInitial(), config.gcs().backoffMax()));
+    }
+
     private void done() {
+        progress.readEnded();
         permits.release();
         pump();
     }

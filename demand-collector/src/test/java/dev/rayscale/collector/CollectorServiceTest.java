@@ -407,6 +407,23 @@ class CollectorServiceTest {
                 .body(matchesPattern(unreachable + "0\\.0\\n.*")));
     }
 
+    /** A head pod answers what it likes: a NaN is a read that failed, said in the snapshot, and the cluster is read again. */
+    @Test
+    void aGcsAnsweringANotANumberIsAFailedReadAndTheClusterIsReadAgain() {
+        gcs.serve(GcsStates.state(1).tasks(Map.of("CPU", Double.NaN), 2).build());
+        RayCluster cluster = create(RayClusters.walkthrough("default", unique("nan")));
+
+        ClusterSnapshot unusable = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster, s -> !s.hasRayState()).value());
+        assertThat(unusable.sources().gcs().errorCode()).isEqualTo("INVALID_REPLY");
+        assertThat(unusable.sources().gcs().error()).contains("the GCS's answer cannot be used").contains("NaN is not finite");
+        assertThat(unusable.demand()).as("unknown, not empty").isNull();
+
+        gcs.serve(GcsStates.state(2).tasks(ONE_CPU, 3).build());
+        ClusterSnapshot back = EventCodec.SNAPSHOTS.decode(awaitRecord(cluster,
+                s -> s.hasRayState() && s.sequence() > unusable.sequence()).value());
+        assertThat(back.demand().tasks()).containsExactly(new TaskDemand(Resources.of("CPU", "1"), 3));
+    }
+
     /** What RayscaleGcsUnreachable reads goes with its cluster: one deleted while its GCS failed leaves no series growing for ever. */
     @Test
     void aClusterDeletedWhileItsGcsFailsTakesItsSeriesWithIt() {

@@ -221,7 +221,8 @@ class ChartTest {
                 .readTree(Chart.DIRECTORY.resolve("files/alerts.yaml").toFile());
         assertThat(rule).isEqualTo(shipped);
         assertThat(rule.findValues("alert")).extracting(JsonNode::asText).containsExactlyInAnyOrder("RayscaleDeadLettersGrowing",
-                "RayscaleGcsUnreachable", "RayscaleClustersNotFullyServed", "RayscaleKubernetesUnwatched", "RayscalePodsWaitingForNodes", "RayscaleDecisionsFailing", "RayscaleConsumerLag");
+                "RayscaleGcsUnreachable", "RayscaleClustersNotFullyServed", "RayscaleKubernetesUnwatched", "RayscalePodsWaitingForNodes", "RayscaleDecisionsFailing", "RayscaleConsumerLag",
+                "RayscaleDecisionsRefused", "RayscaleDecisionsMostlySuperseded");
 
         ConfigMap dashboard = rendering.all(ConfigMap.class).stream().filter(map -> map.getData().containsKey("rayscale.json")).findFirst()
                 .orElseThrow();

@@ -1,5 +1,6 @@
 package dev.rayscale.actuator;
 
+import dev.rayscale.actuator.core.Admission;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.codec.DecisionDeserializer;
@@ -8,6 +9,7 @@ import dev.rayscale.service.EventInbox;
 import dev.rayscale.service.EventOutbox;
 import dev.rayscale.service.Gauges;
 import dev.rayscale.service.InFlight;
+import dev.rayscale.service.RefusedEventException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -16,6 +18,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -28,7 +31,8 @@ import org.jboss.logging.Logger;
 /**
  * The actuator service: each decision from {@code rayscale.decisions} is applied and its result
  * published to {@code rayscale.actuations}; the decision's offset is committed only once the result is
- * on the broker. What cannot be read goes to {@code rayscale.k8s-actuator.dlq}.
+ * on the broker. What cannot be read, and what the planner cannot have made ({@link Admission}), goes to
+ * {@code rayscale.k8s-actuator.dlq}.
  *
  * <p>Decisions are taken into one lane per cluster ({@link DecisionLanes}): a cluster's are applied in order, one at a
  * time, different clusters' side by side (a decision's time is mostly spent waiting on the API server and the GCS), and
@@ -57,8 +61,8 @@ public class DecisionConsumer {
             @Channel(ActuatorChannels.ACTUATIONS) Emitter<ActuationResult> results,
             @Channel(ActuatorChannels.DEAD_LETTERS) Emitter<byte[]> deadLetters) {
         // The lanes bound what is open; the inbox lets each record on as soon as its lane has it.
-        this.inbox = new EventInbox<>(new DecisionDeserializer(), new DeadLetters(deadLetters), registry, "rayscale.actuator.decisions",
-                Integer.MAX_VALUE);
+        this.inbox = new EventInbox<>(new DecisionDeserializer(), DecisionConsumer::admit, new DeadLetters(deadLetters), registry,
+                "rayscale.actuator.decisions", Integer.MAX_VALUE);
         this.workers = DecisionLanes.workers(Math.max(1, config.clustersInParallel()), runnable -> {
             Thread thread = new Thread(runnable, "actuator-worker");
             thread.setDaemon(true);
@@ -67,6 +71,13 @@ public class DecisionConsumer {
         this.lanes = new DecisionLanes(workers, actuation::apply, new EventOutbox<>(results)::publish, OPEN_DECISIONS);
         Gauges.register(registry, "rayscale.actuator.decisions.open", lanes, DecisionLanes::open,
                 "Decisions taken up and not yet answered on the broker (at most " + OPEN_DECISIONS + ")");
+    }
+
+    private static void admit(ScaleDecision decision) {
+        String refusal = Admission.refusal(decision, Instant.now());
+        if (refusal != null) {
+            throw new RefusedEventException(refusal);
+        }
     }
 
     @Incoming(ActuatorChannels.DECISIONS)

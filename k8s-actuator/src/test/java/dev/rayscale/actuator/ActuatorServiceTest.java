@@ -831,6 +831,33 @@ class ActuatorServiceTest {
         assertThat(CloudEventHeaders.read(dead.headers(), "dead-letter-reason")).startsWith("invalid ScaleDecision: $.cluster");
     }
 
+    /** Whoever can write to the decisions topic could resize clusters: what the planner cannot have made is refused unread. */
+    @Test
+    void forgedDecisionsAreRefusedAndNeverFreezeTheCluster() {
+        RayCluster cluster = create(unique("forged"), 0);
+        ScaleDecision farFuture = Decisions.scale(cluster, Long.MAX_VALUE, 0, 5, List.of());
+        RayCluster namesake = new KubernetesSerialization().clone(cluster);
+        namesake.getMetadata().setUid(null);
+        ScaleDecision withoutUid = Decisions.scale(namesake, 2, 0, 6, List.of());
+        ScaleDecision honest = Decisions.scale(cluster, 3, 0, 1, List.of());
+
+        send(farFuture);
+        send(withoutUid);
+        send(honest);
+
+        assertThat(awaitResult(honest).outcome()).isEqualTo(Outcome.APPLIED);
+        assertThat(read(cluster).getSpec().getWorkerGroupSpecs().get(0).getReplicas()).isEqualTo(1);
+        assertThat(resultsFor(farFuture)).isEmpty();
+        assertThat(resultsFor(withoutUid)).isEmpty();
+        List<String> reasons = kafka.consume(String.class, byte[].class)
+                .fromTopics(Topics.deadLetter("k8s-actuator"), letters -> letters.select().where(r -> honest.cluster().id().equals(r.key())))
+                .awaitRecords(2, WITHIN).getRecords().stream().map(r -> CloudEventHeaders.read(r.headers(), "dead-letter-reason")).toList();
+        assertThat(reasons).anySatisfy(reason -> assertThat(reason).contains("from snapshot " + Long.MAX_VALUE)
+                .contains("beyond the newest the collector can have made"));
+        assertThat(reasons).anySatisfy(reason -> assertThat(reason).contains("names no RayCluster uid"));
+        given().get("/q/metrics").then().body(containsString("rayscale_actuator_decisions_total{outcome=\"refused\"}"));
+    }
+
     @Test
     void replayingOldDecisionsWritesNothing() {
         RayCluster cluster = create(unique("replay"), 0);

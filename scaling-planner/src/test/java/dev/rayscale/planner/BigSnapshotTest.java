@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
@@ -17,6 +18,7 @@ import io.smallrye.reactive.messaging.kafka.companion.KafkaCompanion;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A snapshot of 5,000 nodes and 100,000 demand entries (several MiB, as the collector publishes it: gzip, within the
  * topic's 1 MiB per batch) is planned, and its decision, which lists nearly all those shapes as ones no group can hold,
- * is published whole the same way, not dead-lettered for its size.
+ * is published whole the same way, not dead-lettered for its size; and one expanding beyond any snapshot's bound is not read.
  */
 @QuarkusTest
 @WithTestResource(KafkaBrokerResource.class)
@@ -69,12 +71,56 @@ class BigSnapshotTest {
         }
     }
 
-    /** The walk-through snapshot grown to {@link #WORKERS} busy 8-CPU workers and {@link #SHAPES} pending task shapes. */
-    private static byte[] snapshot(String cluster) {
+    /**
+     * A decompression bomb: half a gigabyte of one repeated byte, which gzip makes a batch of about half a megabyte, within
+     * the topic's 1 MiB. The Kafka client expands it before Rayscale sees it; the planner refuses it by its length, unparsed,
+     * sets a prefix of it aside with the reason, and plans the next snapshot as usual.
+     */
+    @Test
+    void aDecompressionBombIsSetAsideUnparsedAndTheNextSnapshotPlanned() {
+        String bombKey = "planner-test/bomb-" + System.nanoTime();
+        String cluster = "planner-test/after-bomb-" + System.nanoTime();
+        byte[] bomb = new byte[512 << 20];
+        Arrays.fill(bomb, (byte) ' ');
+        bomb[0] = '{';
+        bomb[bomb.length - 1] = '}';
+        var consumer = kafka.consume(String.class, byte[].class).fromTopics(Topics.DECISIONS);
+        try {
+            kafka.produce(String.class, byte[].class)
+                    .withProps(Map.of("compression.type", "gzip", "max.request.size", 600 << 20, "buffer.memory", 700 << 20))
+                    .fromRecords(new ProducerRecord<>(Topics.SNAPSHOTS, bombKey, bomb)).awaitCompletion(Duration.ofSeconds(60));
+            bomb = null;
+            kafka.produce(String.class, byte[].class).fromRecords(new ProducerRecord<>(Topics.SNAPSHOTS, cluster, walkthrough(cluster)))
+                    .awaitCompletion(Duration.ofSeconds(30));
+
+            await().atMost(Duration.ofSeconds(90)).until(() -> consumer.getRecords().stream().anyMatch(r -> cluster.equals(r.key())));
+            ConsumerRecord<String, byte[]> dead = kafka.consume(String.class, byte[].class)
+                    .fromTopics(Topics.deadLetter("scaling-planner"), letters -> letters.select().where(r -> bombKey.equals(r.key())))
+                    .awaitRecords(1, Duration.ofSeconds(30)).getRecords().get(0);
+            assertThat(CloudEventHeaders.read(dead.headers(), "dead-letter-reason")).isEqualTo("invalid ClusterSnapshot: $: the record is "
+                    + (512 << 20) + " bytes, above the " + EventCodec.MAX_EVENT_BYTES + " a ClusterSnapshot may have: not read");
+            assertThat(CloudEventHeaders.read(dead.headers(), "dead-letter-truncated")).isEqualTo(String.valueOf(512 << 20));
+        } finally {
+            consumer.close();
+        }
+    }
+
+    private static byte[] walkthrough(String cluster) {
+        return walkthroughDocument(cluster).toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static ObjectNode walkthroughDocument(String cluster) {
         ObjectNode document = (ObjectNode) EventSchemas.readResource("examples/cluster-snapshot/walkthrough.json");
         String[] name = cluster.split("/");
         document.withObject("cluster").put("namespace", name[0]).put("name", name[1]);
         document.put("id", cluster + "#1").put("sequence", 1).put("observedAt", Instant.now().toString());
+        return document;
+    }
+
+    /** The walk-through snapshot grown to {@link #WORKERS} busy 8-CPU workers and {@link #SHAPES} pending task shapes. */
+    private static byte[] snapshot(String cluster) {
+        ObjectNode document = walkthroughDocument(cluster);
+        String[] name = cluster.split("/");
         ObjectNode group = (ObjectNode) document.withArray("workerGroups").get(0);
         group.put("maxReplicas", 100_000).put("replicas", WORKERS);
         group.putObject("resources").put("CPU", 8).put("memory", 32 * GIB);

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.common.header.Headers;
@@ -33,7 +34,10 @@ import org.jboss.logging.Logger;
  * (offsets are committed only past acknowledged records, so nothing is skipped). A burst of bad records
  * then costs the good ones behind it little.
  *
- * <p>Counts every record in {@code <meter>{outcome=accepted|invalid|unsupported_version|failed}}. The log says a record
+ * <p>An event that reads well can still be refused by the service's admission check (a decision no planner can have
+ * made, say): it is set aside the same way, counted as {@code refused}.
+ *
+ * <p>Counts every record in {@code <meter>{outcome=accepted|invalid|unsupported_version|refused|failed}}. The log says a record
  * set aside once a minute for each outcome, with how many more were set aside since: a producer writing garbage would
  * otherwise write a warning for every record (a thousand in the demo's poison fault), and each is on the dead-letter
  * topic with its reason anyway.
@@ -45,10 +49,12 @@ public final class EventInbox<T extends RayscaleEvent> {
     private static final String INVALID = "invalid";
     private static final String UNSUPPORTED_VERSION = "unsupported_version";
     private static final String FAILED = "failed";
+    private static final String REFUSED = "refused";
     static final int PIPELINED_DEAD_LETTERS = 64;
     private static final Duration SET_ASIDE_SAID_EVERY = Duration.ofMinutes(1);
 
     private final EventDeserializer<T> deserializer;
+    private final Consumer<T> admission;
     private final DeadLetters deadLetters;
     private final MeterRegistry registry;
     private final String meter;
@@ -71,13 +77,23 @@ public final class EventInbox<T extends RayscaleEvent> {
      *     runs synchronously in delivery order, so what it sends leaves in that order.
      */
     public EventInbox(EventDeserializer<T> deserializer, DeadLetters deadLetters, MeterRegistry registry, String meter, int pipelined) {
+        this(deserializer, event -> { }, deadLetters, registry, meter, pipelined);
+    }
+
+    /**
+     * As {@link #EventInbox(EventDeserializer, DeadLetters, MeterRegistry, String, int)}, with {@code admission} run on each
+     * event read: a {@link RefusedEventException} it throws sets the record aside, counted {@code refused}.
+     */
+    public EventInbox(EventDeserializer<T> deserializer, Consumer<T> admission, DeadLetters deadLetters, MeterRegistry registry,
+            String meter, int pipelined) {
+        this.admission = admission;
         this.pipelined = pipelined;
         this.deserializer = deserializer;
         this.deadLetters = deadLetters;
         this.registry = registry;
         this.meter = meter;
         // Registered up front so that dashboards and alerts see zeros rather than missing series.
-        List.of(ACCEPTED, INVALID, UNSUPPORTED_VERSION, FAILED).forEach(outcome -> registry.counter(meter, "outcome", outcome));
+        List.of(ACCEPTED, INVALID, UNSUPPORTED_VERSION, REFUSED, FAILED).forEach(outcome -> registry.counter(meter, "outcome", outcome));
     }
 
     /** Decodes {@code record} and hands the event to {@code handler}; acks when it completes, sets it aside on any failure. */
@@ -126,7 +142,7 @@ public final class EventInbox<T extends RayscaleEvent> {
         IncomingKafkaRecordMetadata<?, ?> kafka = read.kafka;
         if (read.event == null) {
             return setAside(record, kafka, read.unreadable, read.unreadable instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION
-                    : INVALID);
+                    : read.unreadable instanceof RefusedEventException ? REFUSED : INVALID);
         }
         T event = read.event;
         CompletionStage<?> handled;
@@ -191,6 +207,7 @@ public final class EventInbox<T extends RayscaleEvent> {
             throw new InvalidEventException(event.getClass().getSimpleName(), "record key",
                     "expected the cluster id " + event.cluster().id() + ", found " + key);
         }
+        admission.accept(event);
         return event;
     }
 

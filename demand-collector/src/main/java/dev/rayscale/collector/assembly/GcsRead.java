@@ -5,6 +5,8 @@ public sealed interface GcsRead {
 
     /** The code of a GCS that does not serve the autoscaler state service: a Ray before it (fact D54). */
     String NO_AUTOSCALER_SERVICE = "UNIMPLEMENTED";
+    /** The code of an answer that could not be used: no state in it, or amounts that do not convert (a NaN, say). */
+    String INVALID_REPLY = "INVALID_REPLY";
 
     /** The GCS answered. */
     record Answered(RayState state) implements GcsRead {

@@ -26,6 +26,13 @@ public final class EventCodec<T extends RayscaleEvent> {
     public static final EventCodec<ScaleDecision> DECISIONS = new EventCodec<>(EventType.DECISION, EventSchemas.shipped());
     public static final EventCodec<ActuationResult> ACTUATIONS = new EventCodec<>(EventType.ACTUATION, EventSchemas.shipped());
 
+    /**
+     * The largest event read: what Rayscale's producers may write ({@code max.request.size}, before compression). A
+     * topic's 1 MiB bound holds a compressed batch, and gzip expands a megabyte to a gigabyte; a record beyond this is
+     * refused by its length, before a byte of it is parsed.
+     */
+    public static final int MAX_EVENT_BYTES = 32 * 1024 * 1024;
+
     private static final int MAX_REPORTED_ERRORS = 5;
 
     private final EventType<T> type;
@@ -72,6 +79,7 @@ public final class EventCodec<T extends RayscaleEvent> {
         if (json == null || json.length == 0) {
             throw invalid("$", "the record is empty (a tombstone or a null value is not a " + type.displayName() + ")", null);
         }
+        requireBounded(json);
         JsonNode tree;
         try {
             tree = mapper.readTree(json);
@@ -91,6 +99,7 @@ public final class EventCodec<T extends RayscaleEvent> {
      * What fails is read again by {@link #decode(byte[])}, so that the error is the same as a strict reader's.
      */
     public T bind(byte[] json) {
+        requireBounded(json);
         try {
             T event = mapper.readValue(json, type.recordType());
             if (event != null && event.schemaVersion() == type.schemaVersion()) {
@@ -128,6 +137,13 @@ public final class EventCodec<T extends RayscaleEvent> {
     private byte[] example() {
         String name = type.schemaResource().replaceFirst("^schemas/", "").replaceFirst("\\.v\\d+\\.schema\\.json$", "");
         return EventSchemas.resourceBytes("examples/" + name + "/walkthrough.json");
+    }
+
+    private void requireBounded(byte[] json) {
+        if (json != null && json.length > MAX_EVENT_BYTES) {
+            throw invalid("$", "the record is " + json.length + " bytes, above the " + MAX_EVENT_BYTES + " a " + type.displayName()
+                    + " may have: not read", null);
+        }
     }
 
     /** Reads an event from a parsed document; see {@link #decode(byte[])}. */

@@ -29,6 +29,14 @@ import java.util.TreeSet;
  */
 final class Plan {
 
+    /**
+     * The most nodes one plan adds, and the most not-yet-there nodes it models: a decision is bounded whatever its snapshot
+     * says (a forged one, or numbers no collector lets through), so that no single cluster can run the shared planner out of
+     * memory. Five times Ray's published scalability envelope of 2,000 nodes per cluster; what is left waits for the next
+     * decision.
+     */
+    static final int MAX_NEW_NODES = 10_000;
+
     final ClusterSnapshot snapshot;
     final EffectivePolicy policy;
     final ResourceIndex index;
@@ -45,6 +53,7 @@ final class Plan {
     final List<StuckPod> stuckPods = new ArrayList<>();
     final List<Reason> reasons = new ArrayList<>();
     private final Map<Group, BigDecimal> costs = new HashMap<>();
+    private boolean bounded;
 
     private Plan(ClusterSnapshot snapshot, EffectivePolicy policy) {
         this.snapshot = snapshot;
@@ -125,10 +134,13 @@ final class Plan {
             waiting.add(new Node(Node.Origin.PENDING_POD, group, group.nodeResources.clone(), group.nodeResources.clone(),
                     group.labels, pod.podName(), null, replicaOf(pod.replicaName(), pod.podName()), false, 0));
         }
+        int modelled = 0;
         for (Group group : groups) {
-            for (int i = 0; i < group.launchingNodes(); i++) {
+            int launching = Math.min(group.launchingNodes(), MAX_NEW_NODES - modelled);
+            for (int i = 0; i < launching; i++) {
                 waiting.add(Node.empty(Node.Origin.LAUNCHING, group));
             }
+            modelled += launching;
         }
     }
 
@@ -170,9 +182,16 @@ final class Plan {
         return policy.maxWorkers() == null ? Integer.MAX_VALUE : Math.max(0, policy.maxWorkers() - plannedWorkers());
     }
 
-    /** Replicas of {@code group} the plan may still add, within its max and the cluster-wide cap. */
+    /** Replicas of {@code group} the plan may still add, within its max, the cluster-wide cap and {@link #MAX_NEW_NODES}. */
     int room(Group group) {
-        return Math.min(group.room(), workerRoom() / group.hosts);
+        int room = Math.min(group.room(), workerRoom() / group.hosts);
+        int openable = (MAX_NEW_NODES - added.size()) / group.hosts;
+        if (room > 0 && openable < 1 && !bounded) {
+            bounded = true;
+            because(ReasonCode.UPSCALING_LIMITED, group, "one decision adds at most " + MAX_NEW_NODES + " nodes, and this one has added "
+                    + added.size() + ": the demand left waits for the next decision");
+        }
+        return Math.min(room, openable);
     }
 
     private static TreeSet<String> resourceNames(ClusterSnapshot snapshot) {

@@ -478,6 +478,43 @@ class PlannerTest {
         }
     }
 
+    /** Whatever a snapshot says, one decision opens and models a bounded number of nodes (Plan.MAX_NEW_NODES). */
+    @Nested
+    class BoundedWhateverTheSnapshot {
+
+        @Test
+        void aReplicaOfMillionsOfHostsIsNotOpened() {
+            ScaleDecision decision = plan(Snapshots.cluster()
+                    .group(new WorkerGroup("huge", 0, 0, 0, Integer.MAX_VALUE, 5_000_000, FOUR_CPU, Map.of(), List.of(), null, false))
+                    .tasks(1, "CPU", "1"));
+
+            assertThat(target(decision, "huge").targetReplicas()).isZero();
+            assertThat(decision.codedReasons()).anySatisfy(reason -> {
+                assertThat(reason.code()).isEqualTo(ReasonCode.UPSCALING_LIMITED);
+                assertThat(reason.detail()).contains("at most " + Plan.MAX_NEW_NODES + " nodes");
+            });
+        }
+
+        @Test
+        void requestResourcesForMillionsOfNodesIsBeyondTheBoundAndSaysSo() {
+            ScaleDecision decision = plan(Snapshots.cluster().group(group("g", 0, 0, Integer.MAX_VALUE, "CPU", "1"))
+                    .constraint(2_000_000, "CPU", "1"));
+
+            // request_resources is all or nothing (Ray's scheduler.py _try_schedule_constraints): it does not fit the bound.
+            assertThat(target(decision, "g").targetReplicas()).isZero();
+            assertThat(decision.codedReasons()).extracting(Reason::code).contains(ReasonCode.UPSCALING_LIMITED);
+        }
+
+        @Test
+        void replicasOfMillionsWithoutPodsAreNotEachModelled() {
+            ScaleDecision decision = plan(Snapshots.cluster().group(group("g", 3_000_000, 0, Integer.MAX_VALUE, "CPU", "1"))
+                    .tasks(1, "CPU", "1"));
+
+            assertThat(target(decision, "g").targetReplicas()).isEqualTo(3_000_000);
+            assertThat(decision.launches()).containsExactly(new PendingLaunch("g", 0, 3_000_000));
+        }
+    }
+
     @Nested
     class PendingPods {
 
