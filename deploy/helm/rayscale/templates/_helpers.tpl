@@ -146,6 +146,16 @@ spec:
           value: {{ join "," . | quote }}
         {{- end }}
         {{- end }}
+        {{- if ne .component "scaling-planner" }}
+        {{- with $root.Values.gcs.addressOverrideNamespaces }}
+        - name: {{ $gcsPrefix }}_ADDRESS_OVERRIDE_NAMESPACES
+          value: {{ join "," . | quote }}
+        {{- end }}
+        {{- with $root.Values.gcs.tokenSecrets }}
+        - name: {{ $gcsPrefix }}_TOKEN_SECRETS
+          value: {{ join "," . | quote }}
+        {{- end }}
+        {{- end }}
         {{- if $gcsTls }}
         # Mutual TLS to GCSs that run Ray with RAY_USE_TLS: the client identity and CA from the chart's Secret, never from
         # anything a cluster's owner can edit.

@@ -55,6 +55,7 @@ public final class GcsChannels implements AutoCloseable {
 
     private final KubernetesClient kubernetes;
     private final GcsClientConfig config;
+    private final GcsTrust trust;
     private final ClientInterceptor calls;
     private final ChannelCredentials tls;
     private final Map<String, Open> open = new ConcurrentHashMap<>();
@@ -68,6 +69,7 @@ public final class GcsChannels implements AutoCloseable {
     public GcsChannels(KubernetesClient kubernetes, GcsClientConfig config, ClientInterceptor calls) {
         this.kubernetes = kubernetes;
         this.config = config;
+        this.trust = GcsTrust.of(config);
         this.calls = calls;
         this.tls = tlsCredentials(config);
     }
@@ -104,7 +106,7 @@ public final class GcsChannels implements AutoCloseable {
 
     /** Where and how the cluster's GCS is reached. */
     public GcsEndpoint endpoint(RayCluster cluster) {
-        return GcsEndpoint.of(cluster, config.port(), config.tls());
+        return GcsEndpoint.of(cluster, config.port(), config.tls(), trust);
     }
 
     public void release(String clusterId) {

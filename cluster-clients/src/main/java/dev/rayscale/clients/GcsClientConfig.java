@@ -3,6 +3,7 @@ package dev.rayscale.clients;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How a service reaches Ray GCSs: the settings the collector and the actuator share, under each one's {@code gcs} group
@@ -39,4 +40,18 @@ public interface GcsClientConfig {
 
     /** The PEM CA certificates the GCSs' certificates are checked against; unset: the JVM's trusted CAs. */
     Optional<String> tlsCaFile();
+
+    /**
+     * Namespaces whose RayClusters may name their GCS's address with {@code rayscale.dev/gcs-address}, {@code *} for all.
+     * Elsewhere the annotation is refused with a Warning Event and the cluster's own head service is dialled: a tenant must
+     * not aim the shared Rayscale at another tenant's GCS, or at a listener of its own that collects tokens.
+     */
+    Optional<Set<String>> addressOverrideNamespaces();
+
+    /**
+     * Secrets, as {@code namespace/name}, a RayCluster may name as its token in {@code authOptions.secretName}. The Secret
+     * KubeRay makes for a cluster (named after it) is always read; another only when listed here, or a tenant could have
+     * Rayscale send another cluster's token.
+     */
+    Optional<Set<String>> tokenSecrets();
 }

@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.AuthOptions;
 import io.ray.v1.rayclusterspec.HeadGroupSpec;
+import dev.rayscale.events.Quoted;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,30 +19,54 @@ import java.util.Objects;
  *   <li>address: {@code <head service>.<namespace>.svc:<port>}, the service {@code headGroupSpec.headService.metadata.name},
  *       else {@code <cluster>-head-svc}; the port {@code headGroupSpec.rayStartParams.port} as KubeRay passes it to
  *       {@code ray start} ({@code GetHeadPort}, fact D55), else the configured default; the annotation
- *       {@code rayscale.dev/gcs-address} overrides both;</li>
+ *       {@code rayscale.dev/gcs-address} overrides both where {@link GcsTrust} allows it;</li>
  *   <li>TLS: the annotation {@code rayscale.dev/gcs-tls} if set, else whether the head's Ray container sets
  *       {@code RAY_USE_TLS} true as Ray reads it ({@code 1} or {@code true}, any case), else the configured default;</li>
- *   <li>token: with KubeRay {@code authOptions.mode: token}, the Secret {@code authOptions.secretName}, else the cluster's
- *       name (fact C46).</li>
+ *   <li>token: with KubeRay {@code authOptions.mode: token}, the Secret KubeRay makes, named after the cluster (fact C46);
+ *       the Secret {@code authOptions.secretName} names instead only where {@link GcsTrust} allows it.</li>
  * </ul>
- * Pure: the same RayCluster and defaults always give the same endpoint.
+ * What the cluster asks and the trust does not allow is refused, and said in {@code refused}. Pure: the same RayCluster,
+ * defaults and trust always give the same endpoint.
  *
- * @param tokenSecret the Secret holding the cluster's token, or null if the cluster uses none
+ * @param tokenSecret the Secret holding the cluster's token, or null if the cluster uses none or names one it may not
+ * @param refused what the cluster asked for and was refused, for a Warning Event; empty when nothing was
  */
-public record GcsEndpoint(String address, boolean tls, String tokenSecret) {
+public record GcsEndpoint(String address, boolean tls, String tokenSecret, List<String> refused) {
 
     public static final String ADDRESS_ANNOTATION = "rayscale.dev/gcs-address";
     public static final String TLS_ANNOTATION = "rayscale.dev/gcs-tls";
 
-    public static GcsEndpoint of(RayCluster cluster, int defaultPort, boolean defaultTls) {
-        return new GcsEndpoint(address(cluster, defaultPort), tls(cluster, defaultTls), tokenSecret(cluster));
+    public GcsEndpoint {
+        refused = List.copyOf(refused);
     }
 
-    private static String address(RayCluster cluster, int defaultPort) {
+    public GcsEndpoint(String address, boolean tls, String tokenSecret) {
+        this(address, tls, tokenSecret, List.of());
+    }
+
+    public static GcsEndpoint of(RayCluster cluster, int defaultPort, boolean defaultTls, GcsTrust trust) {
+        List<String> refused = new ArrayList<>();
+        String namespace = cluster.getMetadata().getNamespace();
+        String address = headService(cluster, defaultPort);
         String override = annotation(cluster, ADDRESS_ANNOTATION);
-        if (override != null) {
-            return override;
+        if (override != null && trust.allowsAddress(namespace)) {
+            address = override;
+        } else if (override != null) {
+            refused.add("the annotation " + ADDRESS_ANNOTATION + "=" + Quoted.of(override) + " is not allowed in namespace " + namespace
+                    + " (the Helm value gcs.addressOverrideNamespaces): Rayscale dials the cluster's own head service, " + address);
         }
+        String tokenSecret = tokenSecret(cluster);
+        String kubeRays = cluster.getMetadata().getName();
+        if (tokenSecret != null && !tokenSecret.equals(kubeRays) && !trust.allowsTokenSecret(namespace, tokenSecret)) {
+            refused.add("authOptions.secretName names the Secret " + Quoted.of(tokenSecret) + ", not the one KubeRay makes for the "
+                    + "cluster (" + kubeRays + "), and the Helm value gcs.tokenSecrets does not list " + namespace + "/"
+                    + Quoted.of(tokenSecret) + ": Rayscale reads no token for it, and the GCS will refuse its calls");
+            tokenSecret = null;
+        }
+        return new GcsEndpoint(address, tls(cluster, defaultTls), tokenSecret, refused);
+    }
+
+    private static String headService(RayCluster cluster, int defaultPort) {
         HeadGroupSpec head = cluster.getSpec().getHeadGroupSpec();
         String service = cluster.getMetadata().getName() + "-head-svc";
         if (head != null && head.getHeadService() != null && head.getHeadService().getMetadata() != null

@@ -1,6 +1,7 @@
 package dev.rayscale.collector;
 
 import dev.rayscale.clients.GcsChannels;
+import dev.rayscale.clients.GcsEndpoint;
 import dev.rayscale.collector.assembly.GcsProcess;
 import dev.rayscale.collector.assembly.GcsRead;
 import dev.rayscale.collector.assembly.RayPod;
@@ -59,6 +60,11 @@ final class ClusterObserver implements AutoCloseable {
     /** How long KubeRay has not acted on each cluster's spec, for the clusters where it has not. */
     private final Map<String, SpecLag> lags = new ConcurrentHashMap<>();
     private final Duration notReconciledAfter;
+
+    /** Where and how the cluster's GCS is reached, with what of it the cluster asked for and was refused. */
+    GcsEndpoint endpoint(RayCluster cluster) {
+        return channels.endpoint(cluster);
+    }
 
     ClusterObserver(GcsChannels channels, ClusterInventory inventory, Duration deadline, RayKvClient kv, Duration floorEvery,
             Duration notReconciledAfter) {

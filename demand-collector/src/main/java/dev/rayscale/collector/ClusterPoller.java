@@ -17,6 +17,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -134,6 +135,10 @@ public class ClusterPoller {
                     continue;
                 }
                 warnings.ofUnknownValues(cluster);
+                List<String> refused = observer.endpoint(cluster).refused();
+                if (!refused.isEmpty()) {
+                    warnings.once(cluster, "GcsSettingRefused", String.join("; ", refused) + ".");
+                }
                 if (Boolean.TRUE.equals(cluster.getSpec().getEnableInTreeAutoscaling())) {
                     misconfigured++;
                     warnings.once(cluster, "InTreeAutoscalingEnabled", "spec.enableInTreeAutoscaling is true: Ray's own autoscaler "

@@ -563,20 +563,65 @@ class CollectorServiceTest {
     @Test
     void sendsTheClustersTokenWhenAuthIsOn() {
         String name = unique("secured");
-        kubernetes.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata().withName(name + "-token")
-                .endMetadata().addToData("auth_token", Base64.getEncoder().encodeToString("s3cret".getBytes(StandardCharsets.UTF_8)))
-                .build()).create();
+        tokenSecret("default", name, "s3cret");
         gcs.requireToken("s3cret").serve(GcsStates.state(4).build());
         RayCluster cluster = RayClusters.walkthrough("default", name);
-        AuthOptions auth = new AuthOptions();
-        auth.setMode(AuthOptions.Mode.TOKEN);
-        auth.setSecretName(name + "-token");
-        cluster.getSpec().setAuthOptions(auth);
+        cluster.getSpec().setAuthOptions(tokenAuth(null));
         create(cluster);
 
         // The GCS answers only calls carrying the token: a snapshot with Ray state shows it was sent.
         awaitRecord(cluster, ClusterSnapshot::hasRayState);
         assertThat(gcs.authorizations()).contains("Bearer s3cret");
+    }
+
+    /** A tenant names another cluster's Secret as its own token: Rayscale must not read it, or send it to the tenant's GCS. */
+    @Test
+    void anotherClustersTokenIsNeitherReadNorSent() {
+        String victim = unique("victim");
+        tokenSecret("default", victim, "victims-token");
+        gcs.requireToken("victims-token").serve(GcsStates.state(4).build());
+        RayCluster thief = RayClusters.walkthrough("default", unique("thief"));
+        thief.getSpec().setAuthOptions(tokenAuth(victim));
+        create(thief);
+
+        ClusterSnapshot refused = EventCodec.SNAPSHOTS.decode(awaitRecord(thief, s -> !s.hasRayState()).value());
+        assertThat(refused.sources().gcs().errorCode()).isEqualTo("UNAUTHENTICATED");
+        assertThat(gcs.authorizations()).doesNotContain("Bearer victims-token");
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(warnings(thief, "GcsSettingRefused")).singleElement().asString()
+                .contains("authOptions.secretName names the Secret '" + victim + "'").contains("gcs.tokenSecrets"));
+    }
+
+    /** Outside the namespaces the administrator allows, rayscale.dev/gcs-address is refused and nothing is sent there. */
+    @Test
+    void aGcsAddressTheTenantChoseIsNotDialledWhereItIsNotAllowed() {
+        String name = unique("tenant-b", "aiming");
+        tokenSecret("tenant-b", name, "tenant-b-token");
+        int callsBefore = gcs.authorizations().size();
+        RayCluster aiming = RayClusters.walkthrough("tenant-b", name);
+        aiming.getSpec().setAuthOptions(tokenAuth(null));
+        create(aiming);
+
+        ClusterSnapshot unreached = EventCodec.SNAPSHOTS.decode(awaitRecord(aiming, s -> !s.hasRayState()).value());
+        assertThat(unreached.sources().gcs().error()).contains(name + "-head-svc.tenant-b.svc");
+        assertThat(gcs.authorizations().subList(callsBefore, gcs.authorizations().size())).doesNotContain("Bearer tenant-b-token");
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(warnings(aiming, "GcsSettingRefused")).singleElement().asString()
+                .contains("is not allowed in namespace tenant-b").contains("gcs.addressOverrideNamespaces"));
+    }
+
+    private void tokenSecret(String namespace, String name, String token) {
+        kubernetes.secrets().inNamespace(namespace).resource(new SecretBuilder().withNewMetadata().withName(name).endMetadata()
+                .addToData("auth_token", Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8))).build()).create();
+    }
+
+    private static AuthOptions tokenAuth(String secretName) {
+        AuthOptions auth = new AuthOptions();
+        auth.setMode(AuthOptions.Mode.TOKEN);
+        auth.setSecretName(secretName);
+        return auth;
+    }
+
+    private List<String> warnings(RayCluster cluster, String reason) {
+        return warnings(cluster).stream().filter(e -> reason.equals(e.getReason())).map(Event::getMessage).toList();
     }
 
     @Test
@@ -611,7 +656,7 @@ class CollectorServiceTest {
     }
 
     private List<Event> warnings(RayCluster cluster) {
-        return kubernetes.v1().events().inNamespace("default").list().getItems().stream()
+        return kubernetes.v1().events().inNamespace(cluster.getMetadata().getNamespace()).list().getItems().stream()
                 .filter(e -> cluster.getMetadata().getName().equals(e.getInvolvedObject().getName()))
                 .filter(e -> "Warning".equals(e.getType())).toList();
     }
@@ -630,8 +675,12 @@ class CollectorServiceTest {
 
     /** A name no earlier cluster had, in the namespace every cluster of this class is created in; its snapshots are read. */
     private static String unique(String name) {
+        return unique("default", name);
+    }
+
+    private static String unique(String namespace, String name) {
         String unique = name + "-" + Long.toHexString(System.nanoTime()).substring(6);
-        OURS.add("default/" + unique);
+        OURS.add(namespace + "/" + unique);
         return unique;
     }
 }

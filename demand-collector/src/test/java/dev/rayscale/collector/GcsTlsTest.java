@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.rayscale.clients.GcsChannels;
 import dev.rayscale.clients.GcsClientConfig;
+import dev.rayscale.clients.GcsTrust;
 import dev.rayscale.clients.GcsEndpoint;
 import dev.rayscale.gcs.proto.AutoscalerStateServiceGrpc;
 import dev.rayscale.gcs.proto.GetClusterResourceStateReply;
@@ -28,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -139,6 +141,16 @@ class GcsTlsTest {
             @Override
             public Optional<String> tlsCaFile() {
                 return Optional.ofNullable(ca).map(Path::toString);
+            }
+
+            @Override
+            public Optional<Set<String>> addressOverrideNamespaces() {
+                return Optional.of(Set.of(GcsTrust.EVERY));
+            }
+
+            @Override
+            public Optional<Set<String>> tokenSecrets() {
+                return Optional.empty();
             }
         };
         return new GcsChannels(null, config, NOTHING);

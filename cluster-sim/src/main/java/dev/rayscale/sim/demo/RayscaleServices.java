@@ -196,13 +196,16 @@ public final class RayscaleServices implements AutoCloseable {
         List<String> apiServerOptions = List.of("-Dkubernetes.master=" + apiServer, "-Dkubernetes.trust.certificates=true",
                 "-Dkubernetes.namespace=default", "-Dkubernetes.auth.token=simulated-service-account");
         command.addAll(switch (service) {
+            // The simulated GCSs are processes on this machine, reached by each cluster's rayscale.dev/gcs-address: allowed here,
+            // as a real install allows it only in the namespaces its Helm values name.
             case COLLECTOR -> List.of("-Drayscale.collector.poll-interval=250ms", "-Drayscale.collector.heartbeat=1s",
-                    "-Drayscale.collector.not-reconciled-after=3s");
+                    "-Drayscale.collector.not-reconciled-after=3s", "-Drayscale.collector.gcs.address-override-namespaces=*");
             case PLANNER -> List.of("-Dmp.messaging.incoming.snapshots.group.id=" + group(service),
                     "-Dmp.messaging.incoming.snapshots.auto.offset.reset=" + offsetReset);
             // A hold for another writer as long as a demo can wait (the simulated cluster runs 10-20 times faster).
             case ACTUATOR -> List.of("-Dmp.messaging.incoming.decisions.group.id=" + group(service),
-                    "-Dmp.messaging.incoming.decisions.auto.offset.reset=" + offsetReset, "-Drayscale.actuator.other-writers.hold=30s");
+                    "-Dmp.messaging.incoming.decisions.auto.offset.reset=" + offsetReset, "-Drayscale.actuator.other-writers.hold=30s",
+                    "-Drayscale.actuator.gcs.address-override-namespaces=*");
         });
         if (service != Service.PLANNER) {
             command.addAll(apiServerOptions);
