@@ -29,7 +29,11 @@ done
 
 echo "== Rayscale"
 # The chart also creates the topics as Strimzi KafkaTopics (one replica: kind has one Kafka node).
+# A throwaway lab: its Kafka has one plain listener (kafka.yaml), so PLAINTEXT is chosen on purpose here. A real install
+# gives each service its own principal (users.strimzi.create, SASL_SSL; docs/trust-model.md).
 helm upgrade --install rayscale "$root/deploy/helm/rayscale" --namespace rayscale --create-namespace \
+  --set kafka.bootstrapServers=rayscale-kafka-bootstrap.kafka.svc:9092 --set kafka.securityProtocol=PLAINTEXT \
+  --set kafka.allowPlaintext=true --set-json 'networkPolicy.metricsFrom=[]' \
   --set topics.strimzi.create=true --set topics.strimzi.replicas=1 --set topics.strimzi.minInsyncReplicas=1 \
   --set image.pullPolicy=Never --wait --timeout 5m
 

@@ -27,7 +27,8 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- $image := .root.Values.image }}
 {{- $tag := default .root.Chart.AppVersion $image.tag }}
 {{- if eq $image.flavor "native" }}{{ $tag = printf "%s-native" $tag }}{{ end }}
-{{- printf "%s/%s:%s" $image.registry .component $tag }}
+{{- $digest := index $image.digests .component }}
+{{- if $digest }}{{ printf "%s/%s:%s@%s" $image.registry .component $tag $digest }}{{ else }}{{ printf "%s/%s:%s" $image.registry .component $tag }}{{ end }}
 {{- end }}
 
 {{/* The Kubernetes API rules of a component, as deploy/README.md documents them. */}}
@@ -35,10 +36,10 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- if eq .component "demand-collector" }}
 - apiGroups: ["ray.io"]
   resources: ["rayclusters"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["list", "watch"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["list", "watch"]
 {{- else }}
 - apiGroups: ["ray.io"]
   resources: ["rayclusters", "rayservices"]
@@ -49,35 +50,29 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- end }}
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create", "patch"]
-{{- if .root.Values.watch.gcsTokenSecrets }}
-- apiGroups: [""]
-  resources: ["secrets"]
-  verbs: ["get"]
+  verbs: ["create"]
 {{- end }}
+
+{{/* The Secret with a component's own Kafka credentials. Call with (dict "root" $ "component" NAME). */}}
+{{- define "rayscale.kafkaUserSecret" -}}
+{{- (index .root.Values.kafka.userSecrets .component) | default (include "rayscale.name" .) }}
 {{- end }}
 
 {{/* The Kafka client settings every service gets, as the standard KAFKA_* variables Quarkus hands to Kafka. */}}
 {{- define "rayscale.kafkaEnv" -}}
 {{- $kafka := .root.Values.kafka }}
+{{- if and (eq $kafka.securityProtocol "PLAINTEXT") (not $kafka.allowPlaintext) }}{{ fail "kafka.securityProtocol PLAINTEXT names no principal, so anyone who reaches the brokers can write rayscale.decisions and resize every cluster: use SASL_SSL or SSL, or set kafka.allowPlaintext=true on purpose" }}{{ end }}
 - name: KAFKA_BOOTSTRAP_SERVERS
   value: {{ $kafka.bootstrapServers | quote }}
 - name: KAFKA_SECURITY_PROTOCOL
   value: {{ $kafka.securityProtocol | quote }}
 {{- if hasPrefix "SASL_" $kafka.securityProtocol }}
-{{- if not $kafka.sasl.secretName }}{{ fail "kafka.sasl.secretName is required when kafka.securityProtocol is SASL_*" }}{{ end }}
 - name: KAFKA_SASL_MECHANISM
   value: {{ $kafka.sasl.mechanism | quote }}
-- name: RAYSCALE_KAFKA_USERNAME
-  valueFrom:
-    secretKeyRef: {name: {{ $kafka.sasl.secretName | quote }}, key: {{ $kafka.sasl.usernameKey | quote }}}
-- name: RAYSCALE_KAFKA_PASSWORD
-  valueFrom:
-    secretKeyRef: {name: {{ $kafka.sasl.secretName | quote }}, key: {{ $kafka.sasl.passwordKey | quote }}}
-{{- $module := ternary "org.apache.kafka.common.security.plain.PlainLoginModule" "org.apache.kafka.common.security.scram.ScramLoginModule" (eq $kafka.sasl.mechanism "PLAIN") }}
-# Kubernetes expands $(VAR) from the variables above: the password never appears in the pod spec.
+# The whole JAAS line from the service's own Secret: the chart pastes no credential into one.
 - name: KAFKA_SASL_JAAS_CONFIG
-  value: {{ printf "%s required username=\"$(RAYSCALE_KAFKA_USERNAME)\" password=\"$(RAYSCALE_KAFKA_PASSWORD)\";" $module | quote }}
+  valueFrom:
+    secretKeyRef: {name: {{ include "rayscale.kafkaUserSecret" . | quote }}, key: {{ $kafka.sasl.jaasConfigKey | quote }}}
 {{- end }}
 {{- if $kafka.tls.truststore.secretName }}
 - name: KAFKA_SSL_TRUSTSTORE_LOCATION
@@ -90,7 +85,7 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
     secretKeyRef: {name: {{ $kafka.tls.truststore.secretName | quote }}, key: {{ $kafka.tls.truststore.passwordKey | quote }}}
 {{- end }}
 {{- end }}
-{{- if $kafka.tls.keystore.secretName }}
+{{- if eq $kafka.securityProtocol "SSL" }}
 - name: KAFKA_SSL_KEYSTORE_LOCATION
   value: {{ printf "/etc/rayscale/kafka/keystore/%s" $kafka.tls.keystore.key | quote }}
 - name: KAFKA_SSL_KEYSTORE_TYPE
@@ -98,7 +93,7 @@ helm.sh/chart: {{ printf "%s-%s" .root.Chart.Name .root.Chart.Version }}
 {{- if $kafka.tls.keystore.passwordKey }}
 - name: KAFKA_SSL_KEYSTORE_PASSWORD
   valueFrom:
-    secretKeyRef: {name: {{ $kafka.tls.keystore.secretName | quote }}, key: {{ $kafka.tls.keystore.passwordKey | quote }}}
+    secretKeyRef: {name: {{ include "rayscale.kafkaUserSecret" . | quote }}, key: {{ $kafka.tls.keystore.passwordKey | quote }}}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -195,7 +190,7 @@ spec:
           mountPath: /etc/rayscale/kafka/truststore
           readOnly: true
         {{- end }}
-        {{- if $tls.keystore.secretName }}
+        {{- if eq $root.Values.kafka.securityProtocol "SSL" }}
         - name: kafka-keystore
           mountPath: /etc/rayscale/kafka/keystore
           readOnly: true
@@ -215,10 +210,10 @@ spec:
       secret:
         secretName: {{ $tls.truststore.secretName }}
     {{- end }}
-    {{- if $tls.keystore.secretName }}
+    {{- if eq $root.Values.kafka.securityProtocol "SSL" }}
     - name: kafka-keystore
       secret:
-        secretName: {{ $tls.keystore.secretName }}
+        secretName: {{ include "rayscale.kafkaUserSecret" . }}
     {{- end }}
     {{- if $gcsTls }}
     - name: gcs-tls

@@ -38,6 +38,7 @@ import dev.rayscale.gcs.RayKv;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
 import dev.rayscale.sim.RayRelease;
+import dev.rayscale.testsupport.KubernetesCalls;
 import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
@@ -47,6 +48,8 @@ import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.grpc.Status;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.kubernetes.client.KubernetesServer;
+import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.kafka.InjectKafkaCompanion;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
@@ -70,6 +73,9 @@ import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,6 +85,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @WithTestResource(KafkaBrokerResource.class)
 @WithKubernetesTestServer(crud = true, setup = RayClusterCrd.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CollectorServiceTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(20);
@@ -87,7 +94,16 @@ class CollectorServiceTest {
     @InjectKafkaCompanion
     KafkaCompanion kafka;
 
+    @KubernetesTestServer
+    KubernetesServer server;
+
+    /** What the service calls in the API server, held to the grants deploy/README.md documents ({@link KubernetesCalls}). */
+    private static final KubernetesCalls.Ledger CALLS = new KubernetesCalls.Ledger("demand-collector");
+
+    /** The service's client; the test makes its own requests with {@link #kubernetes}, told apart from the service's. */
     @Inject
+    KubernetesClient serviceClient;
+
     KubernetesClient kubernetes;
 
     @Inject
@@ -100,6 +116,7 @@ class CollectorServiceTest {
 
     @BeforeEach
     void start() {
+        kubernetes = KubernetesCalls.setupClient(serviceClient);
         gcs = FakeGcs.start();
         // Only this class's clusters: a broker that outlives a test run holds earlier runs' snapshots (big ones too).
         snapshots = kafka.consume(String.class, byte[].class).fromTopics(Topics.SNAPSHOTS,
@@ -107,7 +124,9 @@ class CollectorServiceTest {
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException {
+        assertThat(CALLS.ungranted(server.getKubernetesMockServer())).as("API calls the chart does not grant").isEmpty();
+        kubernetes.close();
         snapshots.close();
         gcs.close();
     }
@@ -682,5 +701,12 @@ class CollectorServiceTest {
         String unique = name + "-" + Long.toHexString(System.nanoTime()).substring(6);
         OURS.add(namespace + "/" + unique);
         return unique;
+    }
+
+    /** Run after the others: a grant that none of the service's calls needed is one too many. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void everyGrantTheChartGivesIsUsed() {
+        assertThat(CALLS.unused()).as("grants no call needed").isEmpty();
     }
 }

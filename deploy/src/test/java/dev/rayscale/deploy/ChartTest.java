@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.marcnuri.helm.LintResult;
+import dev.rayscale.testsupport.DocumentedPermissions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -88,7 +89,8 @@ class ChartTest {
                 assertThat(subject.getNamespace()).isEqualTo(Chart.NAMESPACE);
             });
         }
-        assertThat(granted).isEqualTo(withoutEmpty(DocumentedPermissions.read(true)));
+        assertThat(granted).as("no Secret anywhere unless watch.tokenSecretNamespaces names a namespace")
+                .isEqualTo(withoutEmpty(DocumentedPermissions.read(Path.of("README.md"), false)));
         assertPlannerHasNoKubernetesAccess(rendering);
     }
 
@@ -97,14 +99,18 @@ class ChartTest {
         Chart.Rendering rendering = render("namespaced");
         assertThat(rendering.all(ClusterRole.class)).isEmpty();
         assertThat(rendering.all(ClusterRoleBinding.class)).isEmpty();
-        Map<String, Map<String, Set<String>>> documented = withoutEmpty(DocumentedPermissions.read(false));
+        Map<String, Map<String, Set<String>>> withoutSecrets = withoutEmpty(DocumentedPermissions.read(Path.of("README.md"), false));
+        Map<String, Map<String, Set<String>>> withSecrets = withoutEmpty(DocumentedPermissions.read(Path.of("README.md"), true));
         for (String namespace : List.of("team-a", "team-b")) {
             Map<String, Map<String, Set<String>>> granted = new TreeMap<>();
             rendering.all(Role.class).stream().filter(role -> role.getMetadata().getNamespace().equals(namespace))
-                    .forEach(role -> granted.put(Chart.Rendering.component(role), grants(role.getRules())));
-            assertThat(granted).as("rules in %s, without the token Secret's", namespace).isEqualTo(documented);
+                    .forEach(role -> grants(role.getRules()).forEach((resource, verbs) -> granted
+                            .computeIfAbsent(Chart.Rendering.component(role), component -> new TreeMap<>())
+                            .computeIfAbsent(resource, key -> new TreeSet<>()).addAll(verbs)));
+            boolean tokens = namespace.equals("team-b");
+            assertThat(granted).as("rules in %s", namespace).isEqualTo(tokens ? withSecrets : withoutSecrets);
             assertThat(rendering.all(RoleBinding.class)).filteredOn(binding -> binding.getMetadata().getNamespace().equals(namespace))
-                    .hasSize(2).allSatisfy(binding -> assertThat(binding.getSubjects().get(0).getNamespace()).isEqualTo(Chart.NAMESPACE));
+                    .hasSize(tokens ? 4 : 2).allSatisfy(binding -> assertThat(binding.getSubjects().get(0).getNamespace()).isEqualTo(Chart.NAMESPACE));
         }
         Container collector = rendering.container("demand-collector");
         assertThat(env(collector, "RAYSCALE_COLLECTOR_NAMESPACES")).contains("team-a,team-b");
@@ -112,54 +118,87 @@ class ChartTest {
         assertPlannerHasNoKubernetesAccess(rendering);
     }
 
+    /** Whoever can write rayscale.decisions can resize every cluster: by default each service is its own SASL principal. */
     @Test
-    void plaintextKafkaByDefaultReachesEveryService() {
+    void saslOverTlsByDefaultEachServiceWithItsOwnCredentials() {
         Chart.Rendering rendering = render(SET_DEFAULTS);
         for (String component : Chart.COMPONENTS) {
             Container container = rendering.container(component);
-            assertThat(env(container, "KAFKA_BOOTSTRAP_SERVERS")).contains("rayscale-kafka-bootstrap.kafka.svc:9092");
-            assertThat(env(container, "KAFKA_SECURITY_PROTOCOL")).contains("PLAINTEXT");
-            assertThat(container.getEnv()).extracting(EnvVar::getName).noneMatch(name -> name.startsWith("KAFKA_SASL") || name.startsWith("KAFKA_SSL"));
+            assertThat(env(container, "KAFKA_BOOTSTRAP_SERVERS")).contains("rayscale-kafka-bootstrap.kafka.svc:9093");
+            assertThat(env(container, "KAFKA_SECURITY_PROTOCOL")).contains("SASL_SSL");
+            assertThat(secretRef(container, "KAFKA_SASL_JAAS_CONFIG")).isEqualTo(Chart.RELEASE + "-" + component + "/sasl.jaas.config");
             assertThat(container.getImage()).isEqualTo("ghcr.io/rayscale/" + component + ":0.1.0");
             // The JVM image's class-data archive, made by its Dockerfile.jvm: the chart's options replace the image's own.
             assertThat(env(container, "JAVA_OPTS_APPEND")).hasValueSatisfying(options -> assertThat(options)
-                    .contains("-Xmx").contains("-XX:SharedArchiveFile=/deployments/app-cds.jsa"));
+                    .contains("-Xmx").contains("-XX:SharedArchiveFile=/deployments/app-cds.jsa").contains("-XX:+ExitOnOutOfMemoryError"));
         }
     }
 
     @Test
-    void saslScramOverTlsTakesItsCredentialsFromTheSecretOnly() {
+    void plaintextKafkaOnlyOnPurpose() {
+        assertThatThrownBy(() -> Chart.render(null, Map.of("kafka.securityProtocol", "PLAINTEXT"))).hasMessageContaining("allowPlaintext");
+        Chart.Rendering rendering = Chart.render(null, Map.of("kafka.securityProtocol", "PLAINTEXT", "kafka.allowPlaintext", "true"));
+        for (String component : Chart.COMPONENTS) {
+            assertThat(rendering.container(component).getEnv()).extracting(EnvVar::getName)
+                    .noneMatch(name -> name.startsWith("KAFKA_SASL") || name.startsWith("KAFKA_SSL"));
+        }
+    }
+
+    @Test
+    void saslScramOverTlsTakesTheWholeJaasLineFromEachServicesSecret() {
         Chart.Rendering rendering = render("sasl-tls");
         for (String component : Chart.COMPONENTS) {
             Container container = rendering.container(component);
             PodSpec pod = rendering.pods().get(component);
             assertThat(env(container, "KAFKA_SECURITY_PROTOCOL")).contains("SASL_SSL");
             assertThat(env(container, "KAFKA_SASL_MECHANISM")).contains("SCRAM-SHA-512");
-            assertThat(secretRef(container, "RAYSCALE_KAFKA_USERNAME")).isEqualTo("rayscale-kafka-user/username");
-            assertThat(secretRef(container, "RAYSCALE_KAFKA_PASSWORD")).isEqualTo("rayscale-kafka-user/password");
-            assertThat(env(container, "KAFKA_SASL_JAAS_CONFIG")).contains("org.apache.kafka.common.security.scram.ScramLoginModule required "
-                    + "username=\"$(RAYSCALE_KAFKA_USERNAME)\" password=\"$(RAYSCALE_KAFKA_PASSWORD)\";");
-            // Kubernetes expands $(VAR) only from variables defined before it.
-            List<String> names = container.getEnv().stream().map(EnvVar::getName).toList();
-            assertThat(names.indexOf("KAFKA_SASL_JAAS_CONFIG")).isGreaterThan(names.indexOf("RAYSCALE_KAFKA_PASSWORD"));
+            String secret = component.equals("k8s-actuator") ? "actuator-kafka-user" : Chart.RELEASE + "-" + component;
+            assertThat(secretRef(container, "KAFKA_SASL_JAAS_CONFIG")).isEqualTo(secret + "/sasl.jaas.config");
             assertTruststoreMounted(pod, container);
         }
-        assertThat(rendering.yaml()).doesNotContainIgnoringCase("password: ");
+        assertThat(rendering.yaml()).doesNotContainIgnoringCase("password").doesNotContain("LoginModule");
     }
 
     @Test
-    void mutualTlsMountsTheClientKeystoreAndReadsItsPasswordFromTheSecret() {
+    void mutualTlsMountsEachServicesOwnKeystore() {
         Chart.Rendering rendering = render("mtls");
         for (String component : Chart.COMPONENTS) {
             Container container = rendering.container(component);
             PodSpec pod = rendering.pods().get(component);
+            String secret = Chart.RELEASE + "-" + component;
             assertThat(env(container, "KAFKA_SECURITY_PROTOCOL")).contains("SSL");
             assertThat(container.getEnv()).extracting(EnvVar::getName).noneMatch(name -> name.startsWith("KAFKA_SASL"));
-            assertMounted(pod, container, env(container, "KAFKA_SSL_KEYSTORE_LOCATION").orElseThrow(), "rayscale", "user.p12");
+            assertMounted(pod, container, env(container, "KAFKA_SSL_KEYSTORE_LOCATION").orElseThrow(), secret, "user.p12");
             assertThat(env(container, "KAFKA_SSL_KEYSTORE_TYPE")).contains("PKCS12");
-            assertThat(secretRef(container, "KAFKA_SSL_KEYSTORE_PASSWORD")).isEqualTo("rayscale/user.password");
+            assertThat(secretRef(container, "KAFKA_SSL_KEYSTORE_PASSWORD")).isEqualTo(secret + "/user.password");
             assertTruststoreMounted(pod, container);
         }
+    }
+
+    /** Each principal may do what its service does and no more: only the planner writes decisions. */
+    @Test
+    void eachServicesKafkaUserHasExactlyTheAclsItNeeds() {
+        Map<String, Set<String>> acls = new TreeMap<>();
+        render("mtls").all(GenericKubernetesResource.class).stream().filter(resource -> resource.getKind().equals("KafkaUser"))
+                .forEach(user -> {
+                    JsonNode spec = new ObjectMapper().valueToTree(user.getAdditionalProperties().get("spec"));
+                    assertThat(spec.at("/authentication/type").asText()).isEqualTo("tls");
+                    Set<String> granted = new TreeSet<>();
+                    spec.at("/authorization/acls").forEach(acl -> acl.get("operations").forEach(operation -> granted.add(
+                            acl.at("/resource/type").asText() + ":" + acl.at("/resource/name").asText() + ":" + operation.asText())));
+                    acls.put(user.getMetadata().getName(), granted);
+                });
+        assertThat(acls).containsOnlyKeys(Chart.COMPONENTS.stream().map(component -> Chart.RELEASE + "-" + component).toArray(String[]::new));
+        assertThat(acls.get("rayscale-demand-collector")).containsExactlyInAnyOrder("topic:rayscale.snapshots:Write",
+                "topic:rayscale.snapshots:Describe");
+        assertThat(acls.get("rayscale-scaling-planner")).containsExactlyInAnyOrder("topic:rayscale.snapshots:Read",
+                "topic:rayscale.snapshots:Describe", "group:rayscale-scaling-planner:Read", "topic:rayscale.decisions:Write",
+                "topic:rayscale.decisions:Describe", "topic:rayscale.scaling-planner.dlq:Write", "topic:rayscale.scaling-planner.dlq:Describe");
+        assertThat(acls.get("rayscale-k8s-actuator")).containsExactlyInAnyOrder("topic:rayscale.decisions:Read",
+                "topic:rayscale.decisions:Describe", "group:rayscale-k8s-actuator:Read", "topic:rayscale.actuations:Write",
+                "topic:rayscale.actuations:Describe", "topic:rayscale.k8s-actuator.dlq:Write", "topic:rayscale.k8s-actuator.dlq:Describe");
+        assertThat(acls.values().stream().flatMap(Set::stream).filter(acl -> acl.startsWith("topic:rayscale.decisions:Write")))
+                .as("writers of the decisions").hasSize(1);
     }
 
     /** Ray's GCS TLS is mutual (fact D55): the collector and the actuator present the chart's certificate; the planner reaches no GCS. */
@@ -194,8 +233,14 @@ class ChartTest {
         Map<String, Set<Integer>> egress = new TreeMap<>();
         for (NetworkPolicy policy : render(SET_DEFAULTS).all(NetworkPolicy.class)) {
             assertThat(policy.getSpec().getPolicyTypes()).containsExactlyInAnyOrder("Ingress", "Egress");
-            assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule ->
-                    assertThat(rule.getPorts()).extracting(port -> port.getPort().getIntVal()).containsExactly(8080));
+            assertThat(policy.getSpec().getIngress()).singleElement().satisfies(rule -> {
+                assertThat(rule.getPorts()).extracting(port -> port.getPort().getIntVal()).containsExactly(8080);
+                assertThat(rule.getFrom()).as("metrics for the monitoring namespace only").singleElement().satisfies(peer ->
+                        assertThat(peer.getNamespaceSelector().getMatchLabels()).containsEntry("kubernetes.io/metadata.name", "monitoring"));
+            });
+            policy.getSpec().getEgress().stream().filter(rule -> rule.getPorts().stream().anyMatch(port -> port.getPort().getIntVal() == 6379))
+                    .forEach(gcs -> assertThat(gcs.getTo()).as("the GCS port of Ray head pods only").singleElement().satisfies(peer ->
+                            assertThat(peer.getPodSelector().getMatchLabels()).containsExactly(Map.entry("ray.io/node-type", "head"))));
             egress.put(Chart.Rendering.component(policy), policy.getSpec().getEgress().stream().flatMap(rule -> rule.getPorts().stream())
                     .map(NetworkPolicyPort::getPort).map(port -> port.getIntVal()).collect(Collectors.toCollection(TreeSet::new)));
         }
@@ -213,7 +258,11 @@ class ChartTest {
         List<GenericKubernetesResource> topics = rendering.all(GenericKubernetesResource.class).stream()
                 .filter(resource -> resource.getKind().equals("KafkaTopic")).toList();
         rendering.all(GenericKubernetesResource.class).forEach(resource -> byKind.putIfAbsent(resource.getKind(), resource));
-        assertThat(byKind).containsOnlyKeys("ServiceMonitor", "PrometheusRule", "KafkaTopic");
+        assertThat(byKind).containsOnlyKeys("ServiceMonitor", "PrometheusRule", "KafkaTopic", "KafkaUser");
+        assertThat(rendering.all(GenericKubernetesResource.class).stream().filter(resource -> resource.getKind().equals("KafkaUser"))
+                .filter(user -> user.getMetadata().getName().equals("audit-job"))).singleElement().satisfies(reader -> assertThat(
+                        new ObjectMapper().valueToTree(reader.getAdditionalProperties().get("spec")).at("/authorization/acls").toString())
+                        .contains("\"Read\"").doesNotContain("Write"));
 
         ObjectMapper json = new ObjectMapper();
         JsonNode rule = json.valueToTree(byKind.get("PrometheusRule").getAdditionalProperties().get("spec"));
@@ -243,8 +292,8 @@ class ChartTest {
 
     @Test
     void valuesThatCannotWorkAreRefusedByTheSchema() {
-        assertThatThrownBy(() -> Chart.render(null, Map.of("kafka.securityProtocol", "SASL_SSL")))
-                .hasMessageContaining("secretName");
+        assertThatThrownBy(() -> Chart.render(null, Map.of("kafka.securityProtocol", "PLAINTEXT"))).hasMessageContaining("allowPlaintext");
+        assertThatThrownBy(() -> Chart.render(null, Map.of("image.digests.k8s-actuator", "latest"))).hasMessageContaining("digests");
         assertThatThrownBy(() -> Chart.render(null, Map.of("image.flavor", "wasm"))).hasMessageContaining("flavor");
         assertThatThrownBy(() -> Chart.render(null, Map.of("kafka.securityProtocol", "TLS"))).hasMessageContaining("securityProtocol");
         assertThatThrownBy(() -> Chart.render(null, Map.of("demandCollector.replicas", "-1"))).hasMessageContaining("replicas");

@@ -137,9 +137,8 @@ public class ClusterReports {
         }
     }
 
-    /** What the first report would otherwise pay for in a cold JVM: the Event builders and serialisers, the GCS channel. */
+    /** What the first report would otherwise pay for in a cold JVM: the Event builders and serialisers. */
     void warmUp(RayCluster sample) {
         events.warmUp(sample);
-        gcs.warmUp(sample);
     }
 }

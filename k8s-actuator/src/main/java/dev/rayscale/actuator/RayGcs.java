@@ -144,16 +144,6 @@ public class RayGcs {
         }
     }
 
-    /**
-     * Opens the cluster's channel and reads its state once: the first call of a cold JVM loads gRPC and its transport and
-     * opens a connection (0.6 s in the demo), which the first decision would otherwise wait for.
-     *
-     * @throws RuntimeException when the GCS cannot be read (then the first decision pays instead)
-     */
-    void warmUp(RayCluster cluster) {
-        state(GcsChannels.id(cluster), cluster);
-    }
-
     private ClusterResourceState state(String clusterId, RayCluster cluster) {
         return AutoscalerStateServiceGrpc.newBlockingStub(channels.channel(clusterId, cluster))
                 .withDeadlineAfter(deadlineMillis, TimeUnit.MILLISECONDS)

@@ -29,6 +29,7 @@ import dev.rayscale.gcs.proto.NodeStatus;
 import dev.rayscale.kuberay.RayLabels;
 import dev.rayscale.sim.FakeGcs;
 import dev.rayscale.sim.GcsStates;
+import dev.rayscale.testsupport.KubernetesCalls;
 import dev.rayscale.testsupport.KafkaBrokerResource;
 import dev.rayscale.testsupport.RayClusterCrd;
 import dev.rayscale.testsupport.RayClusters;
@@ -39,6 +40,7 @@ import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -52,6 +54,7 @@ import io.quarkus.test.kubernetes.client.KubernetesServer;
 import io.quarkus.test.kubernetes.client.KubernetesTestServer;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.ray.v1.RayCluster;
+import io.ray.v1.rayclusterspec.AuthOptions;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigProviderResolver;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -64,6 +67,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -85,6 +89,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -97,6 +104,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @QuarkusTest
 @WithTestResource(KafkaBrokerResource.class)
 @WithKubernetesTestServer(crud = true, setup = RayClusterCrd.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ActuatorServiceTest {
 
     private static final Duration WITHIN = Duration.ofSeconds(20);
@@ -107,7 +115,13 @@ class ActuatorServiceTest {
     @KubernetesTestServer
     KubernetesServer server;
 
+    /** What the service calls in the API server, held to the grants deploy/README.md documents ({@link KubernetesCalls}). */
+    private static final KubernetesCalls.Ledger CALLS = new KubernetesCalls.Ledger("k8s-actuator");
+
+    /** The service's client; the test makes its own requests with {@link #kubernetes}, told apart from the service's. */
     @Inject
+    KubernetesClient serviceClient;
+
     KubernetesClient kubernetes;
 
     @Inject
@@ -124,12 +138,15 @@ class ActuatorServiceTest {
 
     @BeforeEach
     void start() {
+        kubernetes = KubernetesCalls.setupClient(serviceClient);
         gcs = FakeGcs.start();
         results = kafka.consume(String.class, byte[].class).fromTopics(Topics.ACTUATIONS);
     }
 
     @AfterEach
-    void stop() {
+    void stop() throws InterruptedException {
+        assertThat(CALLS.ungranted(server.getKubernetesMockServer())).as("API calls the chart does not grant").isEmpty();
+        kubernetes.close();
         results.close();
         gcs.close();
     }
@@ -160,6 +177,28 @@ class ActuatorServiceTest {
                 .filter(r -> decision.id().equals(EventCodec.ACTUATIONS.decode(r.value()).decisionId())).findFirst().orElseThrow();
         assertThat(record.key()).isEqualTo(decision.cluster().id());
         assertThat(CloudEventHeaders.read(record.headers(), CloudEventHeaders.TYPE)).isEqualTo("dev.rayscale.actuation.v1");
+    }
+
+    /** With KubeRay's token authentication, the GCS is told with the token from the Secret KubeRay makes for the cluster. */
+    @Test
+    void tellsATokenAuthenticatedGcsWithTheClustersToken() {
+        String name = unique("token");
+        kubernetes.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata().withName(name).endMetadata()
+                .addToData("auth_token", Base64.getEncoder().encodeToString("actuator-s3cret".getBytes(StandardCharsets.UTF_8))).build())
+                .create();
+        gcs.requireToken("actuator-s3cret");
+        RayCluster secured = RayClusters.walkthrough("default", name);
+        AuthOptions auth = new AuthOptions();
+        auth.setMode(AuthOptions.Mode.TOKEN);
+        secured.getSpec().setAuthOptions(auth);
+        RayCluster cluster = createCluster(secured, 0);
+        ScaleDecision decision = Decisions.scale(cluster, 10, 0, 2, List.of());
+
+        send(decision);
+
+        assertThat(awaitResult(decision).outcome()).isEqualTo(Outcome.APPLIED);
+        await().atMost(WITHIN).until(() -> !gcs.reports().isEmpty());
+        assertThat(gcs.authorizations()).contains("Bearer actuator-s3cret");
     }
 
     /** A RayCluster written by a newer KubeRay (a field and an enum value this model does not know) is scaled, and keeps them. */
@@ -345,7 +384,7 @@ class ActuatorServiceTest {
     void aPatchThatLandedButWasNotAnsweredIsReportedApplied() {
         RayCluster cluster = create(unique("landed"), 0);
         ScaleDecision decision = Decisions.scale(cluster, 14, 0, 3, List.of());
-        ClusterApi answerLost = new ClusterApi(kubernetes, config(), metrics()) {
+        ClusterApi answerLost = new ClusterApi(serviceClient, config(), metrics()) {
             private boolean lost;
 
             @Override
@@ -381,7 +420,7 @@ class ActuatorServiceTest {
         pods(cluster, a, cluster.getMetadata().getName() + "-b", cluster.getMetadata().getName() + "-c");
         gcs.serve(nodes(a));
         ScaleDecision decision = Decisions.scale(cluster, 17, 3, 2, List.of(Decisions.idle(a)));
-        ClusterApi raced = new ClusterApi(kubernetes, config(), metrics()) {
+        ClusterApi raced = new ClusterApi(serviceClient, config(), metrics()) {
             private boolean editedMeanwhile;
 
             @Override
@@ -500,7 +539,7 @@ class ActuatorServiceTest {
 
     /** The API, with {@code meanwhile} run right before the pods are read again after the drains. */
     private ClusterApi beforeThePodsAreReadAgain(Runnable meanwhile) {
-        return new ClusterApi(kubernetes, config(), metrics()) {
+        return new ClusterApi(serviceClient, config(), metrics()) {
             @Override
             Map<String, ObservedCluster.ObservedPod> pods(String namespace, String name) {
                 meanwhile.run();
@@ -577,7 +616,7 @@ class ActuatorServiceTest {
         assertThat(read(cluster).getMetadata().getResourceVersion()).as("no second write").isEqualTo(afterFirst);
 
         // A new actuator process has no memory but the RayCluster's annotations: it still applies nothing.
-        ActuationService restarted = serviceOver(new ClusterApi(kubernetes, config(), metrics()));
+        ActuationService restarted = serviceOver(new ClusterApi(serviceClient, config(), metrics()));
         assertThat(restarted.apply(decision).outcome()).isEqualTo(Outcome.NOOP);
         assertThat(read(cluster).getMetadata().getResourceVersion()).isEqualTo(afterFirst);
     }
@@ -679,7 +718,7 @@ class ActuatorServiceTest {
      * server does (422; the mock server of these tests would not answer it at all).
      */
     private ClusterApi changedBeforeEachPatch(Consumer<RayCluster> change) {
-        return new ClusterApi(kubernetes, config(), metrics()) {
+        return new ClusterApi(serviceClient, config(), metrics()) {
             @Override
             public PatchOutcome patch(String namespace, String name, String jsonPatch) {
                 RayCluster changed = kubernetes.resources(RayCluster.class).inNamespace(namespace).withName(name).edit(c -> {
@@ -705,7 +744,7 @@ class ActuatorServiceTest {
     @Test
     void anotherWriterThatKeepsChangingReplicasIsNamedAndNotFought() {
         RayCluster cluster = create(unique("gitops"), 2);
-        ActuationService service = serviceOver(new ClusterApi(kubernetes, config(), metrics()));
+        ActuationService service = serviceOver(new ClusterApi(serviceClient, config(), metrics()));
         assertThat(service.apply(Decisions.scale(cluster, 10, 2, 5, List.of())).outcome()).isEqualTo(Outcome.APPLIED);
         int rayscaleWrites = 0;
         ActuationResult result = null;
@@ -770,7 +809,7 @@ class ActuatorServiceTest {
                 .withName(name + "-svc").withUid(created.getMetadata().getUid()).withController(true).build()));
         RayCluster cluster = createCluster(typed, 1);
 
-        ActuationResult result = serviceOver(new ClusterApi(kubernetes, config(), metrics())).apply(Decisions.scale(cluster, 10, 1, 5, List.of()));
+        ActuationResult result = serviceOver(new ClusterApi(serviceClient, config(), metrics())).apply(Decisions.scale(cluster, 10, 1, 5, List.of()));
 
         assertThat(result.outcome()).isEqualTo(Outcome.APPLIED);
         Object replicas = ((List<?>) ((Map<?, ?>) ((Map<?, ?>) kubernetes.genericKubernetesResources(ClusterApi.RAY_SERVICES).inNamespace("default")
@@ -1081,7 +1120,7 @@ class ActuatorServiceTest {
     void theResultDoesNotWaitForTheGcsReport() throws Exception {
         HeldGcs gcs = new HeldGcs();
         ClusterReports slowReports = gcs.reports();
-        ActuationService service = new ActuationService(new ClusterApi(kubernetes, config(), metrics()), gcs, slowReports, config(),
+        ActuationService service = new ActuationService(new ClusterApi(serviceClient, config(), metrics()), gcs, slowReports, config(),
                 metrics());
         RayCluster cluster = create(unique("slow-gcs"), 0);
         ScaleDecision decision = Decisions.scale(cluster, 1, 0, 2, List.of());
@@ -1125,7 +1164,7 @@ class ActuatorServiceTest {
         private final CountDownLatch answers = new CountDownLatch(1);
 
         HeldGcs() {
-            super(kubernetes, config(), metrics());
+            super(serviceClient, config(), metrics());
         }
 
         /** Reports through this GCS, as the service's reports would. */
@@ -1214,7 +1253,7 @@ class ActuatorServiceTest {
 
     /** An actuation service of its own over {@code api}, as a new process would have, reporting through the service's reports. */
     private ActuationService serviceOver(ClusterApi api) {
-        return new ActuationService(api, new RayGcs(kubernetes, config(), metrics()), reports, config(),
+        return new ActuationService(api, new RayGcs(serviceClient, config(), metrics()), reports, config(),
                 metrics());
     }
 
@@ -1235,5 +1274,12 @@ class ActuatorServiceTest {
 
     private static String unique(String name) {
         return name + "-" + Long.toHexString(System.nanoTime()).substring(6);
+    }
+
+    /** Run after the others: a grant that none of the service's calls needed is one too many. */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void everyGrantTheChartGivesIsUsed() {
+        assertThat(CALLS.unused()).as("grants no call needed").isEmpty();
     }
 }

@@ -14,7 +14,10 @@ public class RayClusterCrd implements Consumer<KubernetesServer> {
 
     @Override
     public void accept(KubernetesServer server) {
-        register(server.getClient());
+        // As a test's own setup: the CRD is installed by whoever installs KubeRay, not by the service (KubernetesCalls).
+        try (KubernetesClient setup = KubernetesCalls.setupClient(server.getClient())) {
+            register(setup);
+        }
     }
 
     /** Registers the CRD through {@code client}: for a mock server a test starts itself. */

@@ -1,4 +1,4 @@
-package dev.rayscale.deploy;
+package dev.rayscale.testsupport;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
 
 /**
  * The Kubernetes API access deploy/README.md promises each service ("Permissions"), read from its table, so that the
- * chart is held to what the documentation says and not to a second copy of it.
+ * chart (deploy's ChartTest) and the calls the services make ({@link KubernetesCalls}) are held to what the documentation
+ * says and not to a second copy of it.
  */
-final class DocumentedPermissions {
+public final class DocumentedPermissions {
 
     private static final Pattern GRANT = Pattern.compile("`([^`]+)`: ([a-z, ]+)(\\(only[^)]*\\))?");
 
@@ -25,10 +26,10 @@ final class DocumentedPermissions {
      * Per service, {@code resource.group -> verbs} ({@code pods.} for the core group); with the grants documented as
      * "only for ..." left out when {@code conditional} is false.
      */
-    static Map<String, Map<String, Set<String>>> read(boolean conditional) throws IOException {
+    public static Map<String, Map<String, Set<String>>> read(Path readme, boolean conditional) throws IOException {
         Map<String, Map<String, Set<String>>> services = new TreeMap<>();
         boolean inTable = false;
-        for (String line : Files.readAllLines(Path.of("README.md"))) {
+        for (String line : Files.readAllLines(readme)) {
             if (line.startsWith("| service | Kubernetes API access |")) {
                 inTable = true;
                 continue;
