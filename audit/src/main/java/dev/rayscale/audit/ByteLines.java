@@ -19,22 +19,37 @@ final class ByteLines {
     record Chunk(byte[] bytes, int length, boolean ended) {
     }
 
+    /** A line longer than the bound: the first line after the chunks handed on so far. */
+    static final class TooLong extends IOException {
+
+        TooLong(int bound) {
+            super("a line is longer than " + bound + " bytes");
+        }
+    }
+
     private final InputStream in;
     private final int size;
+    private final int maxLine;
     private byte[] carried = new byte[0];
     private int carriedLength;
     /** A stream that broke off (a truncated gzip): raised once the whole lines read before it are handed on. */
     private IOException brokenOff;
 
-    /** @param size about how many bytes a chunk holds (more when one line is longer) */
-    ByteLines(InputStream in, int size) {
+    /**
+     * @param size about how many bytes a chunk holds (more when one line is longer)
+     * @param maxLine the longest line read: a longer one is {@link TooLong}, not a buffer grown until memory runs out
+     */
+    ByteLines(InputStream in, int size, int maxLine) {
         this.in = in;
         this.size = size;
+        this.maxLine = maxLine;
     }
 
     /**
      * The next chunk of whole lines, or null at the end of the stream. When the stream breaks off, the whole lines read
      * before are handed on first, then its exception is thrown.
+     *
+     * @throws TooLong when the chunk's first line is longer than the bound
      */
     Chunk next() throws IOException {
         if (brokenOff != null) {
@@ -66,6 +81,9 @@ final class ByteLines {
                     carriedLength = length - last - 1;
                     carried = Arrays.copyOfRange(buffer, last + 1, length);
                     return new Chunk(buffer, last + 1, true);
+                }
+                if (length > maxLine) {
+                    throw new TooLong(maxLine);
                 }
                 searched = length;
                 buffer = Arrays.copyOf(buffer, buffer.length * 2);  // one line longer than a chunk

@@ -1,5 +1,6 @@
 package dev.rayscale.audit;
 
+import dev.rayscale.events.codec.EventCodec;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +26,12 @@ public final class FileRecords implements RecordSource {
     private final Selection selection;
     /** Bytes read at once: some dozens of records of a few KiB each (smaller chunks, less held in flight, less to collect). */
     private static final int CHUNK = 1 << 18;
+    /**
+     * The longest line read: an exported record is an event of at most {@link EventCodec#MAX_EVENT_BYTES} in an envelope,
+     * with room for its escapes. One longer is no export of Rayscale's (a 400 MB line, 400 KB gzipped, had run the CLI out
+     * of memory): reading stops with its line number.
+     */
+    static final int MAX_LINE = 2 * EventCodec.MAX_EVENT_BYTES;
 
     private final ExportFormat format = new ExportFormat();
 
@@ -59,10 +66,15 @@ public final class FileRecords implements RecordSource {
         CompletableFuture<Prepared<T>> pending = CompletableFuture.completedFuture(new Prepared<>(List.of(), 0));
         try (InputStream raw = Files.newInputStream(file);
                 InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw) {
-            ByteLines lines = new ByteLines(in, CHUNK);
+            ByteLines lines = new ByteLines(in, CHUNK, MAX_LINE);
             for (ByteLines.Chunk chunk = lines.next(); chunk != null; chunk = lines.next()) {
                 pending = next(pending, chunk, prepare, sink);
             }
+        } catch (ByteLines.TooLong tooLong) {
+            Prepared<T> before = pending.join();
+            before.items().forEach(sink);
+            throw new IOException("line " + (before.lines() + 1) + " of " + file + " is longer than " + MAX_LINE
+                    + " bytes, more than any exported record holds: not an export of Rayscale's, or damaged", tooLong);
         } catch (EOFException | ZipException truncated) {
             Prepared<T> last = pending.join();
             last.items().forEach(sink);

@@ -134,22 +134,31 @@ class ScanningTest {
     @Test
     void onlyALastLineWithoutItsEndIsSaidToBeUnended() throws IOException {
         for (int size : new int[] {1, 3, 1 << 20}) {
-            ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes("a\nbc\nd")), size);
+            ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes("a\nbc\nd")), size, Integer.MAX_VALUE);
             List<Boolean> ended = new ArrayList<>();
             for (ByteLines.Chunk chunk = lines.next(); chunk != null; chunk = lines.next()) {
                 ended.add(chunk.ended());
             }
             assertThat(ended).as("chunks of %d bytes", size).last().isEqualTo(false);
             assertThat(ended.subList(0, ended.size() - 1)).doesNotContain(false);
-            ByteLines whole = new ByteLines(new ByteArrayInputStream(bytes("a\nbc\n")), size);
+            ByteLines whole = new ByteLines(new ByteArrayInputStream(bytes("a\nbc\n")), size, Integer.MAX_VALUE);
             for (ByteLines.Chunk chunk = whole.next(); chunk != null; chunk = whole.next()) {
                 assertThat(chunk.ended()).isTrue();
             }
         }
     }
 
+    /** A line beyond the bound stops the reading, after the lines before it; the buffer never grows past it. */
+    @Test
+    void aLineLongerThanTheBoundIsRefusedAfterTheLinesBeforeIt() throws IOException {
+        ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes("short\n" + "x".repeat(5_000) + "\nafter\n")), 64, 1_024);
+
+        assertThat(ByteLines.split(lines.next())).extracting(line -> new String(line, StandardCharsets.UTF_8)).containsExactly("short");
+        assertThatThrownBy(lines::next).isInstanceOf(ByteLines.TooLong.class).hasMessage("a line is longer than 1024 bytes");
+    }
+
     private static List<String> lines(String text, int chunkSize) throws IOException {
-        ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes(text)), chunkSize);
+        ByteLines lines = new ByteLines(new ByteArrayInputStream(bytes(text)), chunkSize, Integer.MAX_VALUE);
         List<String> read = new ArrayList<>();
         for (ByteLines.Chunk chunk = lines.next(); chunk != null; chunk = lines.next()) {
             ByteLines.split(chunk).forEach(line -> read.add(new String(line, StandardCharsets.UTF_8)));

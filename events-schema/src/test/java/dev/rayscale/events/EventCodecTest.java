@@ -9,6 +9,8 @@ import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.EventSchemas;
 import dev.rayscale.events.codec.InvalidEventException;
 import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -146,6 +148,32 @@ class EventCodecTest {
         ClusterSnapshot snapshot = EventCodec.SNAPSHOTS.decode(document.toString());
 
         assertThat(snapshot.workerGroups().get(0).maxReplicas()).isEqualTo(20);
+    }
+
+    /** The schema calls the codes an open set: a newer planner's code is informational, read by strict and lenient readers alike. */
+    @Test
+    void aReasonCodeANewerPlannerWritesIsReadAsInformationalAndKept() {
+        ObjectNode document = (ObjectNode) Examples.document(EventType.DECISION, "walkthrough").deepCopy();
+        ((ObjectNode) document.withArray("codedReasons").get(0)).put("code", "QUOTA_AWARE_PACKING");
+
+        for (ScaleDecision decision : List.of(EventCodec.DECISIONS.decode(document.toString()),
+                EventCodec.DECISIONS.bind(document.toString().getBytes(StandardCharsets.UTF_8)))) {
+            ReasonCode code = decision.codedReasons().get(0).code();
+            assertThat(code.name()).isEqualTo("QUOTA_AWARE_PACKING");
+            assertThat(code.known()).isFalse();
+            assertThat(EventCodec.DECISIONS.toTree(decision).at("/codedReasons/0/code").asText()).isEqualTo("QUOTA_AWARE_PACKING");
+        }
+        assertThat(EventCodec.DECISIONS.decode(Examples.document(EventType.DECISION, "walkthrough").toString()).codedReasons().get(0)
+                .code().known()).isTrue();
+    }
+
+    @Test
+    void aReasonCodeThatIsNoCodeIsInvalid() {
+        ObjectNode document = (ObjectNode) Examples.document(EventType.DECISION, "walkthrough").deepCopy();
+        ((ObjectNode) document.withArray("codedReasons").get(0)).put("code", "\u001b[2J not a code");
+
+        assertThatThrownBy(() -> EventCodec.DECISIONS.decode(document.toString())).isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("codedReasons");
     }
 
     @Test

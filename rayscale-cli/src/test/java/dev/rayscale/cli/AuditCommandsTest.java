@@ -14,8 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -168,6 +171,47 @@ class AuditCommandsTest {
         LaunchResult result = launcher.launch("audit", "--file", recording.toString());
 
         assertThat(result.getOutput()).doesNotContain("\u001b", "\r").contains("\\u001b[2K\\u000daudit: records=1");
+    }
+
+    /** Issue 50: one 400 MB line (400 KB gzipped) ran the CLI out of memory and exited 1; it is refused by its length, exit 2. */
+    @Test
+    void aLineLongerThanAnyRecordIsBadInputWithItsLineNumber(QuarkusMainLauncher launcher, @TempDir Path folder) throws Exception {
+        Path recording = folder.resolve("long-line.jsonl.gz");
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(recording))) {
+            out.write((golden().get(0).toString() + "\n").getBytes(StandardCharsets.UTF_8));
+            byte[] spaces = new byte[1 << 20];
+            Arrays.fill(spaces, (byte) ' ');
+            for (int mib = 0; mib < 400; mib++) {
+                out.write(spaces);
+            }
+            out.write('\n');
+        }
+
+        LaunchResult result = launcher.launch("audit", "--file", recording.toString());
+
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.getErrorOutput()).contains("line 2 of " + recording + " is longer than 67108864 bytes");
+    }
+
+    /** The schema calls the reason codes an open set: a decision with a newer planner's code is audited, not dropped. */
+    @Test
+    void aDecisionWithANewerPlannersReasonCodeIsAudited(QuarkusMainLauncher launcher, @TempDir Path folder) throws Exception {
+        List<String> lines = new ArrayList<>();
+        long decisions = 0;
+        for (JsonNode event : golden()) {
+            if (event.path("kafkatopic").asText().equals("rayscale.decisions")) {
+                decisions++;
+                event.path("data").path("codedReasons").forEach(reason -> ((ObjectNode) reason).put("code", "QUOTA_AWARE_PACKING"));
+            }
+            lines.add(event.toString());
+        }
+        Path recording = Files.write(folder.resolve("newer-codes.jsonl"), lines);
+
+        for (LaunchResult result : List.of(launcher.launch("audit", "--file", recording.toString()),
+                launcher.launch("audit", "--file", recording.toString(), "--strict"))) {
+            assertThat(result.exitCode()).as(result.getOutput()).isZero();
+            assertThat(last(result)).contains("decisions=" + decisions).endsWith("flagged=0 complete=true");
+        }
     }
 
     @Test

@@ -58,7 +58,7 @@ public class PlannerMetrics {
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "expired");
         registry.counter("rayscale.planner.snapshots.skipped", "reason", "superseded");
         for (ReasonCode code : ReasonCode.values()) {
-            registry.counter(REASONS, "code", MetricTags.of(code));
+            registry.counter(REASONS, "code", code.tag());
         }
     }
 
@@ -128,7 +128,7 @@ public class PlannerMetrics {
         series.seen(decision.cluster().id());
         registry.counter(DECISIONS, "cluster", decision.cluster().id(), "kind", kind(decision)).increment();
         decision.codedReasons().stream().map(Reason::code).distinct()
-                .forEach(code -> registry.counter(REASONS, "code", MetricTags.of(code)).increment());
+                .forEach(code -> registry.counter(REASONS, "code", code.tag()).increment());
     }
 
     /** scale_up, scale_down, mixed or unchanged; hold (the cluster's state was unknown) or frozen (Rayscale is suspended). */
