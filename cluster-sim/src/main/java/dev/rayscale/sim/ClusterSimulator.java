@@ -590,6 +590,7 @@ public final class ClusterSimulator implements AutoCloseable {
     private RayCluster rayCluster() {
         RayCluster cluster = new RayCluster();
         cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE)
+                .addToAnnotations(workload.cluster().annotations())
                 .addToAnnotations(Annotations.AUTOSCALING, Annotations.AUTOSCALING_ENABLED)
                 .addToAnnotations("rayscale.dev/gcs-address", gcs.address()).build());
         RayClusterSpec spec = new RayClusterSpec();

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,32 +65,41 @@ public record Workload(
      *     autoscaler is off) or Never
      * @param quota a ResourceQuota that limits one group's pods: creations beyond it are refused
      * @param versions the Ray and KubeRay the cluster runs; absent: the current ones
+     * @param annotations what the cluster's owner annotates its RayCluster with, beside the opt-in
      */
     public record Cluster(double headCpus, String upscalingMode, Integer idleTimeoutSeconds, List<Group> groups, String restartPolicy,
-            Quota quota, Versions versions) {
+            Quota quota, Versions versions, Map<String, String> annotations) {
 
         public Cluster {
             versions = versions == null ? Versions.CURRENT : versions.orCurrent();
+            annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
         }
 
         public Cluster(double headCpus, String upscalingMode, Integer idleTimeoutSeconds, List<Group> groups, String restartPolicy, Quota quota) {
-            this(headCpus, upscalingMode, idleTimeoutSeconds, groups, restartPolicy, quota, null);
+            this(headCpus, upscalingMode, idleTimeoutSeconds, groups, restartPolicy, quota, null, null);
         }
 
         public Cluster withUpscalingMode(String mode) {
-            return new Cluster(headCpus, mode, idleTimeoutSeconds, groups, restartPolicy, quota, versions);
+            return new Cluster(headCpus, mode, idleTimeoutSeconds, groups, restartPolicy, quota, versions, annotations);
         }
 
         public Cluster withIdleTimeoutSeconds(Integer seconds) {
-            return new Cluster(headCpus, upscalingMode, seconds, groups, restartPolicy, quota, versions);
+            return new Cluster(headCpus, upscalingMode, seconds, groups, restartPolicy, quota, versions, annotations);
         }
 
         public Cluster withGroups(List<Group> changed) {
-            return new Cluster(headCpus, upscalingMode, idleTimeoutSeconds, changed, restartPolicy, quota, versions);
+            return new Cluster(headCpus, upscalingMode, idleTimeoutSeconds, changed, restartPolicy, quota, versions, annotations);
         }
 
         public Cluster withVersions(Versions changed) {
-            return new Cluster(headCpus, upscalingMode, idleTimeoutSeconds, groups, restartPolicy, quota, changed);
+            return new Cluster(headCpus, upscalingMode, idleTimeoutSeconds, groups, restartPolicy, quota, changed, annotations);
+        }
+
+        /** With {@code more} annotations added to those it has. */
+        public Cluster withAnnotations(Map<String, String> more) {
+            Map<String, String> all = new HashMap<>(annotations);
+            all.putAll(more);
+            return new Cluster(headCpus, upscalingMode, idleTimeoutSeconds, groups, restartPolicy, quota, versions, all);
         }
     }
 

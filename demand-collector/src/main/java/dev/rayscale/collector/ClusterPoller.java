@@ -19,10 +19,8 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -56,8 +54,8 @@ public class ClusterPoller {
     private final Map<String, PollState> tracked = new ConcurrentHashMap<>();
     /** What Rayscale does for each tracked cluster, as its last snapshot said; counted for the metric. */
     private final Map<String, Support> support = new ConcurrentHashMap<>();
-    /** Clusters due for a read, waiting for one of the concurrent-call permits. */
-    private final Queue<Map.Entry<String, RayCluster>> due = new ConcurrentLinkedQueue<>();
+    /** Clusters due for a read, waiting for one of the concurrent-call permits, namespace by namespace ({@link FairReads}). */
+    private final FairReads<Map.Entry<String, RayCluster>> due;
     private volatile boolean stopping;
     private final PollerProgress progress;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -78,6 +76,7 @@ public class ClusterPoller {
         this.sharding = sharding;
         this.metrics = metrics;
         this.permits = new Semaphore(config.gcs().maxConcurrentCalls());
+        this.due = new FairReads<>(Math.max(1, config.gcs().maxConcurrentCallsPerNamespace()), metrics::namespaceShareReached);
         this.progress = new PollerProgress(wedgedAfter(config), System::nanoTime);
     }
 
@@ -129,11 +128,11 @@ public class ClusterPoller {
             Instant now = Instant.now();
             Set<String> seen = new HashSet<>();
             int misconfigured = 0;
-            for (RayCluster cluster : inventory.clusters()) {
+            List<RayCluster> ours = inventory.clusters().stream().filter(cluster -> optedIn(cluster) && sharding.owns(GcsChannels.id(cluster)))
+                    .toList();
+            Set<String> beyondQuota = NamespaceQuota.beyond(ours, config.maxClustersPerNamespace());
+            for (RayCluster cluster : ours) {
                 String id = GcsChannels.id(cluster);
-                if (!optedIn(cluster) || !sharding.owns(id)) {
-                    continue;
-                }
                 warnings.ofUnknownValues(cluster);
                 List<String> refused = observer.endpoint(cluster).refused();
                 if (!refused.isEmpty()) {
@@ -146,9 +145,15 @@ public class ClusterPoller {
                             + "or remove the annotation " + Annotations.AUTOSCALING + ".");
                     continue;
                 }
+                if (beyondQuota.contains(id)) {
+                    warnings.once(cluster, "TooManyClustersInNamespace", "namespace " + cluster.getMetadata().getNamespace() + " has more "
+                            + "opted-in RayClusters than the " + config.maxClustersPerNamespace() + " one namespace may have served by this "
+                            + "Rayscale (rayscale.collector.max-clusters-per-namespace): the oldest are served, and this one is left alone.");
+                    continue;
+                }
                 seen.add(id);
                 if (start(id, now)) {
-                    due.add(Map.entry(id, cluster));
+                    due.add(cluster.getMetadata().getNamespace(), Map.entry(id, cluster));
                 }
             }
             if (due.size() > permits.availablePermits()) {
@@ -164,7 +169,7 @@ public class ClusterPoller {
                     LOG.infof("%s: no longer watched (deleted, opted out, or another replica's)", id);
                 }
             }
-            metrics.clusters(tracked.size(), misconfigured, count(Support.UNSUPPORTED), count(Support.SCALE_UP_ONLY));
+            metrics.clusters(tracked.size(), misconfigured, count(Support.UNSUPPORTED), count(Support.SCALE_UP_ONLY), beyondQuota.size());
         } catch (RuntimeException e) {
             LOG.error("collector round failed; the next round will retry", e);
         }
@@ -173,8 +178,8 @@ public class ClusterPoller {
 
     /** Starts reads while call permits are free; each finished read frees its permit and pumps again. */
     private void pump() {
-        while (!stopping && !due.isEmpty() && permits.tryAcquire()) {
-            Map.Entry<String, RayCluster> next = due.poll();
+        while (!stopping && due.size() > 0 && permits.tryAcquire()) {
+            Map.Entry<String, RayCluster> next = due.poll(permits.availablePermits() + 1);
             if (next == null) {
                 permits.release();
                 return;
@@ -183,7 +188,7 @@ public class ClusterPoller {
             observer.observe(next.getKey(), next.getValue()).subscribe().with(observation -> finish(observation, start), failure -> {
                 LOG.errorf(failure, "%s: could not make a snapshot", next.getKey());
                 backOff(next.getKey());
-                done();
+                done(next.getKey());
             });
         }
     }
@@ -218,7 +223,7 @@ public class ClusterPoller {
             LOG.errorf(e, "%s: could not make a snapshot", observation.id());
             backOff(observation.id());
         } finally {
-            done();
+            done(observation.id());
         }
     }
 
@@ -227,8 +232,9 @@ public class ClusterPoller {
         tracked.computeIfPresent(id, (key, state) -> state.failed(Instant.now(), config.gcs().backoffInitial(), config.gcs().backoffMax()));
     }
 
-    private void done() {
+    private void done(String id) {
         progress.readEnded();
+        due.done(id.substring(0, id.indexOf('/')));
         permits.release();
         pump();
     }

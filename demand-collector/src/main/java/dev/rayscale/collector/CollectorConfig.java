@@ -31,6 +31,13 @@ public interface CollectorConfig {
     @WithDefault("60s")
     Duration notReconciledAfter();
 
+    /**
+     * How many opted-in RayClusters of one namespace this collector serves; beyond it, the newest are left alone with a
+     * Warning Event {@code TooManyClustersInNamespace}, so that one namespace cannot crowd out the others.
+     */
+    @WithDefault("500")
+    int maxClustersPerNamespace();
+
     /** The pod label that names a multi-host replica (pods of one replica share its value). */
     @WithDefault(RayLabels.REPLICA)
     String replicaLabel();
@@ -47,6 +54,13 @@ public interface CollectorConfig {
         /** At most this many GCS calls in flight at once, over all clusters. */
         @WithDefault("64")
         int maxConcurrentCalls();
+
+        /**
+         * At most this many of them for one namespace's clusters: a namespace whose GCSs do not answer (each call holds its
+         * slot until the deadline) takes its share of the calls, not all of them. Namespaces are served in turn.
+         */
+        @WithDefault("16")
+        int maxConcurrentCallsPerNamespace();
 
         /** First wait after a failed read; doubles per consecutive failure. */
         @WithDefault("1s")

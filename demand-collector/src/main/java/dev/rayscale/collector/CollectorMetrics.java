@@ -40,6 +40,7 @@ public class CollectorMetrics {
     private final AtomicInteger misconfigured = new AtomicInteger();
     private final AtomicInteger unsupported = new AtomicInteger();
     private final AtomicInteger scaleUpOnly = new AtomicInteger();
+    private final AtomicInteger beyondQuota = new AtomicInteger();
     private final Counter switchesSet;
     /** Per cluster, when its GCS reads began to fail (epoch milliseconds), 0 while they succeed. */
     private final Map<String, AtomicLong> failingSince = new ConcurrentHashMap<>();
@@ -65,6 +66,8 @@ public class CollectorMetrics {
                 + "(docs/ray-versions.md)";
         Gauges.register(registry, UNSUPPORTED, unsupported, AtomicInteger::get, unsupportedHelp, "support", "UNSUPPORTED");
         Gauges.register(registry, UNSUPPORTED, scaleUpOnly, AtomicInteger::get, unsupportedHelp, "support", "SCALE_UP_ONLY");
+        Gauges.register(registry, "rayscale.collector.clusters.beyond.quota", beyondQuota, AtomicInteger::get,
+                "Opted-in clusters left alone because their namespace has more than rayscale.collector.max-clusters-per-namespace");
         this.switchesSet = Counter.builder("rayscale.collector.client.switches.set")
                 .description("Times the collector set Ray's client switch (__autoscaler_v2_enabled) to 1 in a GCS: a GCS started, or it was set back")
                 .register(registry);
@@ -145,7 +148,8 @@ public class CollectorMetrics {
     }
 
     /** Called on the bean, never through its fields: a CDI client proxy's own fields are never set. */
-    void clusters(int watchedNow, int misconfiguredNow, int unsupportedNow, int scaleUpOnlyNow) {
+    void clusters(int watchedNow, int misconfiguredNow, int unsupportedNow, int scaleUpOnlyNow, int beyondQuotaNow) {
+        beyondQuota.set(beyondQuotaNow);
         watched.set(watchedNow);
         misconfigured.set(misconfiguredNow);
         unsupported.set(unsupportedNow);
@@ -158,6 +162,11 @@ public class CollectorMetrics {
 
     void deferred() {
         skipped.increment();
+    }
+
+    /** A read of {@code namespace} waited because the namespace's share of the GCS calls was under way. */
+    void namespaceShareReached(String namespace) {
+        registry.counter("rayscale.collector.reads.share.reached", "namespace", namespace).increment();
     }
 
     /** A list or watch of {@code kind} (rayclusters, pods) that failed; its informer tries again. */

@@ -33,6 +33,14 @@ public interface ActuatorConfig {
     @WithDefault("16")
     int clustersInParallel();
 
+    /**
+     * How many of them one namespace's clusters may hold while others may need them (more only while a share's worth of the
+     * workers would stay free): clusters whose API calls or GCSs are slow hold their workers until their deadlines, and one
+     * namespace's must not take every worker.
+     */
+    @WithDefault("4")
+    int clustersInParallelPerNamespace();
+
     /** The pod label that names a multi-host replica (pods of one replica share its value). */
     @WithDefault(RayLabels.REPLICA)
     String replicaLabel();

@@ -68,7 +68,9 @@ public class DecisionConsumer {
             thread.setDaemon(true);
             return thread;
         });
-        this.lanes = new DecisionLanes(workers, actuation::apply, new EventOutbox<>(results)::publish, OPEN_DECISIONS);
+        this.lanes = new DecisionLanes(workers, actuation::apply, new EventOutbox<>(results)::publish, OPEN_DECISIONS,
+                Math.max(1, config.clustersInParallelPerNamespace()),
+                namespace -> registry.counter("rayscale.actuator.namespace.share.reached", "namespace", namespace).increment());
         Gauges.register(registry, "rayscale.actuator.decisions.open", lanes, DecisionLanes::open,
                 "Decisions taken up and not yet answered on the broker (at most " + OPEN_DECISIONS + ")");
     }

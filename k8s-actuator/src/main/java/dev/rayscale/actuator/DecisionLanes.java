@@ -3,7 +3,9 @@ package dev.rayscale.actuator;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ScaleDecision;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -11,6 +13,7 @@ import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -29,6 +32,11 @@ import java.util.function.Function;
  * whose next decisions do not (in the order they came among each kind; a lane waiting with a scale-down moves up when a
  * scale-up takes its place): pending work waits for a scale-up, while a scale-down that waits costs only an idle node a
  * little longer, and a scale-down, which drains nodes and reads the pods again, holds a worker longer than a scale-up.
+ *
+ * <p>One actuator serves every team: a namespace holds at most its share of the workers ({@code perNamespace}) while a
+ * share's worth would not stay free for the others, so that clusters whose API calls or GCSs are slow (each holds its
+ * worker until its deadlines) cannot take every worker. A lane beyond its namespace's share waits aside, and takes its turn
+ * again when one of that namespace's applications ends.
  */
 final class DecisionLanes {
 
@@ -39,6 +47,13 @@ final class DecisionLanes {
     }
 
     private final ThreadPoolExecutor workers;
+    private final int perNamespace;
+    private final Consumer<String> shareReached;
+    /** Guarded by {@code this}: applications under way, per namespace and in all. */
+    private final Map<String, Integer> applying = new HashMap<>();
+    private int applyingInAll;
+    /** Guarded by {@code this}: lanes whose turn came while their namespace had its share under way. */
+    private final List<Lane> aside = new ArrayList<>();
     private final Applier applier;
     private final Function<ActuationResult, CompletionStage<Void>> send;
     /** Guarded by {@code this}, as is each lane's state: every result is completed, and so published, under it. */
@@ -58,9 +73,14 @@ final class DecisionLanes {
     /**
      * @param workers made by {@link #workers}
      * @param capacity how many decisions may be taken in before their results are on the broker ({@link #awaitRoom})
+     * @param perNamespace the workers one namespace's clusters may hold while others may need them
+     * @param shareReached told a namespace's name each time one of its lanes waits aside for its share
      */
-    DecisionLanes(ThreadPoolExecutor workers, Applier applier, Function<ActuationResult, CompletionStage<Void>> send, int capacity) {
+    DecisionLanes(ThreadPoolExecutor workers, Applier applier, Function<ActuationResult, CompletionStage<Void>> send, int capacity,
+            int perNamespace, Consumer<String> shareReached) {
         this.workers = workers;
+        this.perNamespace = perNamespace;
+        this.shareReached = shareReached;
         this.applier = applier;
         this.send = send;
         this.capacity = capacity;
@@ -187,6 +207,15 @@ final class DecisionLanes {
                 notifyAll();
                 return;
             }
+            String namespace = lane.namespace();
+            boolean shareFree = workers.getMaximumPoolSize() - applyingInAll - 1 >= perNamespace;
+            if (applying.getOrDefault(namespace, 0) >= perNamespace && !shareFree) {
+                aside.add(lane);
+                shareReached.accept(namespace);
+                return;
+            }
+            applying.merge(namespace, 1, Integer::sum);
+            applyingInAll++;
             lane.next = null;
             lane.applying = true;
         }
@@ -199,6 +228,13 @@ final class DecisionLanes {
         }
         synchronized (this) {
             lane.applying = false;
+            applying.computeIfPresent(lane.namespace(), (key, count) -> count > 1 ? count - 1 : null);
+            applyingInAll--;
+            if (!closed) {
+                // Their turns come again; each is weighed anew against its namespace's share when a worker takes it.
+                aside.forEach(waiting -> queue(waiting, turns++));
+            }
+            aside.clear();
             if (lane.next != null && !closed) {
                 queue(lane, turns++);
             } else {
@@ -264,6 +300,10 @@ final class DecisionLanes {
 
         Lane(String cluster) {
             this.cluster = cluster;
+        }
+
+        String namespace() {
+            return cluster.substring(0, cluster.indexOf('/'));
         }
 
         Entry enqueue(ScaleDecision decision) {

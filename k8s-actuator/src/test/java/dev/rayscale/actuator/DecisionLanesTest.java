@@ -32,6 +32,8 @@ class DecisionLanesTest {
     private final List<String> applied = new CopyOnWriteArrayList<>();
     /** The decisions whose results were handed to the producer, in that order. */
     private final List<String> sent = new CopyOnWriteArrayList<>();
+    /** The namespaces whose lanes waited aside for their share of the workers. */
+    private final List<String> shareReached = new CopyOnWriteArrayList<>();
     private final RayCluster a = stored("a");
     private final RayCluster b = stored("b");
     private final DecisionLanes lanes = recordingLanes(workers);
@@ -57,7 +59,7 @@ class DecisionLanesTest {
         return new DecisionLanes(pool, this::apply, result -> {
             sent.add(result.decisionId());
             return CompletableFuture.completedFuture(null);
-        }, 16);
+        }, 16, Integer.MAX_VALUE, shareReached::add);
     }
 
     private ActuationResult apply(ScaleDecision decision, ScaleDecision newer) {
@@ -101,6 +103,38 @@ class DecisionLanesTest {
 
     private static ScaleDecision decision(RayCluster cluster, long sequence) {
         return Decisions.scale(cluster, sequence, 0, (int) sequence, List.of());
+    }
+
+    /**
+     * One namespace's slow clusters hold its share of the workers (here 1 of 4) while others may need them: the fourth
+     * worker stays free, and another namespace's decision is applied at once, not behind them.
+     */
+    @Test
+    void aNamespaceWithSlowClustersHoldsItsShareOfTheWorkersAndTheOthersGoOn() {
+        DecisionLanes shared = new DecisionLanes(workers, this::apply, result -> {
+            sent.add(result.decisionId());
+            return CompletableFuture.completedFuture(null);
+        }, 16, 1, shareReached::add);
+        List<ScaleDecision> slow = List.of(decision(stored("noisy", "s1"), 1), decision(stored("noisy", "s2"), 1),
+                decision(stored("noisy", "s3"), 1), decision(stored("noisy", "s4"), 1));
+        slow.forEach(decision -> offer(shared, decision));
+        await().atMost(WITHIN).until(() -> applied.size() == 3);
+        assertThat(shareReached).as("the fourth waits aside: one worker stays free").contains("noisy");
+
+        ScaleDecision other = decision(stored("quiet", "q1"), 1);
+        letThrough(other);
+        offer(shared, other);
+        await().atMost(WITHIN).until(() -> sent.contains(other.id()));
+
+        letThrough(slow.toArray(ScaleDecision[]::new));
+        await().atMost(WITHIN).until(() -> sent.size() == 5);
+        assertThat(applied).containsAll(slow.stream().map(ScaleDecision::id).toList());
+    }
+
+    private static RayCluster stored(String namespace, String name) {
+        RayCluster cluster = stored(name);
+        cluster.getMetadata().setNamespace(namespace);
+        return cluster;
     }
 
     private static ScaleDecision shrinking(RayCluster cluster, long sequence) {
@@ -271,7 +305,7 @@ class DecisionLanesTest {
             }
             sent.add(result.decisionId());
             return CompletableFuture.completedFuture(null);
-        }, 16);
+        }, 16, Integer.MAX_VALUE, shareReached::add);
         ScaleDecision refused = decision(a, 1);
         ScaleDecision next = decision(a, 2);
         letThrough(refused, next);
@@ -328,7 +362,7 @@ class DecisionLanesTest {
         DecisionLanes tight = new DecisionLanes(workers, this::apply, result -> {
             sent.add(result.decisionId());
             return broker;
-        }, 2);
+        }, 2, Integer.MAX_VALUE, shareReached::add);
         ScaleDecision first = decision(a, 1);
         ScaleDecision second = decision(b, 1);
         letThrough(first, second);

@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
             "without a result, every poison record dead-lettered, every injected fault caught up with, no unexpected ERROR.",
             "Shipped workloads: walkthrough (default), burst, placement-groups, gpu-mix, node-pool-wait, head-restart, "
                 + "raylet-restart, quota, eviction-churn, suspend, request-resources, gitops-reapply, invalid-spec, rayservice-upgrade, multihost-never, rayjob-delete-workers; and mixed-fleet, one Rayscale serving clusters "
-                + "of several Ray and KubeRay generations (its last line adds clusters=, unsupported= and scale_up_only=)."})
+                + "of several Ray and KubeRay generations (its last line adds clusters=, unsupported= and scale_up_only=), and "
+                + "hostile-tenant, one Rayscale shared by two ordinary teams and a hostile one, held (held=)."})
 public class DemoCommand implements Callable<Integer> {
 
     /** The demo's own broker port, apart from a test broker's (19092). */

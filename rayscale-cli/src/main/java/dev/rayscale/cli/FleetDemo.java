@@ -3,6 +3,7 @@ package dev.rayscale.cli;
 import dev.rayscale.events.Support;
 import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.demo.BrokerProcess;
+import dev.rayscale.sim.demo.Expectation;
 import dev.rayscale.sim.demo.FleetDemoRun;
 import dev.rayscale.sim.demo.FleetScenario;
 import java.io.PrintWriter;
@@ -40,7 +41,7 @@ final class FleetDemo {
             boolean done = run.awaitDone();
             List<FleetDemoRun.MemberReport> reports = run.reports();
             out.println();
-            out.println(done ? "done: every cluster did what its versions allow" : "stopped at the scenario's time limit");
+            out.println(done ? "done: every cluster got what its versions and its owner's values allow" : "stopped at the scenario's time limit");
             out.println("cluster                       Ray (from)           KubeRay     support        peak final patches  as expected");
             for (FleetDemoRun.MemberReport report : reports) {
                 out.println(String.format(Locale.ROOT, "%-29s %-20s %-11s %-14s %4d %5d %7d  %s", scenario.clusterName(report.member()),
@@ -64,9 +65,10 @@ final class FleetDemo {
                 errors.forEach(line -> out.println("  " + line));
             }
             boolean expected = reports.stream().allMatch(FleetDemoRun.MemberReport::asExpected);
-            out.println(String.format(Locale.ROOT, "demo: clusters=%d unsupported=%d scale_up_only=%d as_expected=%d busy_deletions=%d "
+            out.println(String.format(Locale.ROOT, "demo: clusters=%d unsupported=%d scale_up_only=%d held=%d as_expected=%d busy_deletions=%d "
                     + "gcs_crashes=%d operator_deletions=%d applied_twice=%d lost=%d dlq=%d forced_by_loss=%d", reports.size(),
                     count(reports, Support.UNSUPPORTED), count(reports, Support.SCALE_UP_ONLY),
+                    reports.stream().filter(report -> report.member().expect() == Expectation.HELD && report.asExpected()).count(),
                     reports.stream().filter(FleetDemoRun.MemberReport::asExpected).count(), invariants.busyDeletions(), invariants.gcsCrashes(),
                     invariants.operatorDeletions(), twiceAndLost[0], twiceAndLost[1], run.deadLettered(), invariants.deletionsForcedByLoss()));
             out.flush();

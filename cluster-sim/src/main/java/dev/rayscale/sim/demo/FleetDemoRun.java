@@ -27,6 +27,8 @@ public final class FleetDemoRun implements AutoCloseable {
 
     /** Warning Events that say a cluster is left alone. */
     static final Set<String> UNSUPPORTED_WARNINGS = Set.of("RayVersionUnsupported", "KubeRayVersionUnsupported");
+    /** Warning Events that say what an owner wrote is refused, and the cluster held. */
+    static final Set<String> HELD_WARNINGS = Set.of("InvalidRayClusterForRayscale", "GcsSettingRefused");
     private static final Duration TICK = Duration.ofMillis(100);
 
     private final FleetScenario scenario;
@@ -83,7 +85,8 @@ public final class FleetDemoRun implements AutoCloseable {
 
     /**
      * Waits until every member has done what it is expected to, five checks in a row, or the scenario's time is up:
-     * FULL settled back to minReplicas, SCALE_UP_ONLY's work done, UNSUPPORTED told by a Warning Event. False if time ran out.
+     * FULL settled back to minReplicas, SCALE_UP_ONLY's work done, UNSUPPORTED and HELD told by a Warning Event. False if time
+     * ran out.
      */
     public boolean awaitDone() throws InterruptedException {
         int done = 0;
@@ -104,6 +107,7 @@ public final class FleetDemoRun implements AutoCloseable {
             case FULL -> cluster.settled();
             case SCALE_UP_ONLY -> cluster.workDone();
             case UNSUPPORTED -> cluster.warnings().stream().anyMatch(UNSUPPORTED_WARNINGS::contains);
+            case HELD -> cluster.warnings().stream().anyMatch(HELD_WARNINGS::contains);
         };
     }
 
@@ -119,10 +123,12 @@ public final class FleetDemoRun implements AutoCloseable {
             int patches = (int) trail.actuations().stream().filter(a -> a.outcome() == Outcome.APPLIED && !a.dryRun()).count();
             int deletions = trail.decisions().stream().mapToInt(d -> d.groups().stream().mapToInt(g -> g.toDelete().size()).sum()).sum();
             ClusterVersions versions = trail.versions();
-            boolean expected = versions != null && versions.support() == member.expect() && switch (member.expect()) {
+            boolean supported = member.expect() == Expectation.HELD || versions != null && versions.support() == member.expect().support();
+            boolean expected = supported && switch (member.expect()) {
                 case FULL -> cluster.settled();
                 case SCALE_UP_ONLY -> cluster.workDone() && deletions == 0 && patches > 0;
                 case UNSUPPORTED -> patches == 0 && cluster.warnings().stream().anyMatch(UNSUPPORTED_WARNINGS::contains);
+                case HELD -> patches == 0 && peaks.get(member) == 0 && cluster.warnings().stream().anyMatch(HELD_WARNINGS::contains);
             };
             return new MemberReport(member, versions, peaks.get(member), cluster.workerPods(), patches, deletions,
                     cluster.warnings().stream().distinct().toList(), expected);

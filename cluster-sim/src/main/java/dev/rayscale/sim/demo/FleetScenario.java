@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.rayscale.events.Support;
 import dev.rayscale.sim.Workload;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,10 +26,15 @@ public record FleetScenario(String name, String description, double speed, doubl
      * @param name the member's name; its RayCluster is {@code <scenario>-<name>}
      * @param workload the shipped workload it plays
      * @param versions the Ray and KubeRay its cluster runs
-     * @param expect what Rayscale does for it: {@code FULL} (it settles back to minReplicas), {@code SCALE_UP_ONLY} (its work
-     *     is served and nothing is removed), {@code UNSUPPORTED} (nothing is patched, and a Warning Event says why)
+     * @param expect what Rayscale does for it ({@link Expectation})
+     * @param annotations what its owner annotates its RayCluster with (a hostile tenant's values, say); none if absent
      */
-    public record Member(String name, String workload, Workload.Versions versions, Support expect) {
+    public record Member(String name, String workload, Workload.Versions versions, Expectation expect, Map<String, String> annotations) {
+
+        public Member {
+            versions = versions == null ? Workload.Versions.CURRENT : versions;
+            annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+        }
     }
 
     public FleetScenario {
@@ -63,7 +67,8 @@ public record FleetScenario(String name, String description, double speed, doubl
         Map<String, Workload> workloads = new LinkedHashMap<>();
         for (Member member : members) {
             Workload base = Workload.shipped(member.workload());
-            workloads.put(clusterName(member), base.withCluster(base.cluster().withVersions(member.versions())));
+            workloads.put(clusterName(member), base.withCluster(base.cluster().withVersions(member.versions())
+                    .withAnnotations(member.annotations())));
         }
         return workloads;
     }

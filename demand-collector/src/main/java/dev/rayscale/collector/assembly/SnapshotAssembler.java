@@ -110,9 +110,10 @@ public final class SnapshotAssembler {
             NodeShape shape = NodeShape.of(spec.getGroupName(), spec.getRayStartParams(), spec.getTemplate(), spec.getResources(), spec.getLabels());
             List<String> workersToDelete = spec.getScaleStrategy() == null || spec.getScaleStrategy().getWorkersToDelete() == null
                     ? List.of() : spec.getScaleStrategy().getWorkersToDelete();
-            groups.add(new WorkerGroup(spec.getGroupName(), index, orZero(spec.getReplicas()), orZero(spec.getMinReplicas()),
-                    spec.getMaxReplicas() == null ? DEFAULT_MAX_REPLICAS : spec.getMaxReplicas(),
-                    TenantBounds.hosts(spec.getGroupName(), spec.getNumOfHosts()),
+            int hosts = TenantBounds.hosts(spec.getGroupName(), spec.getNumOfHosts());
+            groups.add(new WorkerGroup(spec.getGroupName(), index, TenantBounds.replicas(spec.getGroupName(), "replicas", spec.getReplicas(), hosts),
+                    TenantBounds.replicas(spec.getGroupName(), "minReplicas", spec.getMinReplicas(), hosts),
+                    spec.getMaxReplicas() == null ? DEFAULT_MAX_REPLICAS : spec.getMaxReplicas(), hosts,
                     shape.resources(), shape.labels(), workersToDelete,
                     spec.getIdleTimeoutSeconds() == null ? null : spec.getIdleTimeoutSeconds().longValue(),
                     Boolean.TRUE.equals(spec.getSuspend()), terminatingPods(pods, spec.getGroupName()),
@@ -146,9 +147,5 @@ public final class SnapshotAssembler {
             pending.add(new PendingPod(pod.name(), pod.replica(), pod.group(), phase, pod.waitingReason(), pod.created()));
         }
         return pending;
-    }
-
-    private static int orZero(Integer value) {
-        return value == null ? 0 : value;
     }
 }

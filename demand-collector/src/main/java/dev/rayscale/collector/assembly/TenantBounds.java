@@ -37,6 +37,20 @@ final class TenantBounds {
         return numOfHosts == null || numOfHosts < 1 ? 1 : numOfHosts;
     }
 
+    /**
+     * A worker group's {@code replicas} or {@code minReplicas} (0 if absent), whose pods ({@code x hosts}) are at most
+     * {@link #MAX_WORKERS}: what KubeRay is asked to run now, unlike {@code maxReplicas}, which KubeRay's CRD defaults to
+     * 2,147,483,647 and which only caps.
+     */
+    static int replicas(String group, String field, Integer value, int hosts) {
+        int replicas = value == null ? 0 : value;
+        if ((long) replicas * hosts > MAX_WORKERS) {
+            throw new IllegalArgumentException("worker group " + Quoted.of(group) + " has " + field + " " + replicas + " of " + hosts
+                    + " host(s) each, above the " + MAX_WORKERS + " workers Rayscale serves in a cluster");
+        }
+        return Math.max(0, replicas);
+    }
+
     /** Reads a whole number from 0 to {@code max}. */
     static Function<String, Integer> count(int max) {
         return value -> within(Integer.valueOf(value), 0, max);

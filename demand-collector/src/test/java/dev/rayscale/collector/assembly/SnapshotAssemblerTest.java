@@ -84,6 +84,19 @@ class SnapshotAssemblerTest {
                 .hasMessage("worker group 'small-group' has numOfHosts 5000000, above the 1024 Rayscale serves");
     }
 
+    /** Replicas of billions overflowed the planner's count of pods to come; they are refused where they are read. */
+    @Test
+    void replicasOfBillionsOfPodsAreRefusedWhereTheyAreRead() {
+        RayCluster hostile = RayClusters.walkthrough("default", "hostile");
+        hostile.getSpec().getWorkerGroupSpecs().get(0).setNumOfHosts(2);
+        hostile.getSpec().getWorkerGroupSpecs().get(0).setReplicas(Integer.MAX_VALUE);
+        assertThatThrownBy(() -> SnapshotAssembler.assemble(hostile, List.of(), answered(GcsStates.state(7).tasks(CPU, 1)),
+                KubernetesSource.ok("41", 2), Instant.EPOCH, 3, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("worker group 'small-group' has replicas 2147483647 of 2 host(s) each, above the 100000 workers Rayscale serves "
+                        + "in a cluster");
+    }
+
     @Test
     void newsIsWhatTheGcsSaysNotItsVersionWhichEveryReadBumps() {
         List<RayPod> pods = List.of(ray(RayClusters.headPod(CLUSTER, "rc-head")));

@@ -1,0 +1,44 @@
+package dev.rayscale.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rayscale.sim.demo.Expectation;
+import dev.rayscale.sim.demo.FleetDemoRun;
+import dev.rayscale.sim.demo.FleetScenario;
+import dev.rayscale.testsupport.TestKafka;
+import java.nio.file.Files;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One Rayscale shared by two ordinary teams and a hostile one (the shipped scenario hostile-tenant, docs/trust-model.md):
+ * the hostile cluster's values are refused where they are read and it is held, with a Warning Event naming the field and
+ * its bound; the ordinary clusters are served as usual, and no service logs an error or restarts.
+ */
+class HostileTenantTest {
+
+    @Test
+    void theHostileClusterIsHeldAndTheOthersServedAsUsual() throws Exception {
+        FleetScenario shipped = FleetScenario.shipped("hostile-tenant");
+        FleetScenario scenario = new FleetScenario(shipped.name() + "-" + Long.toHexString(System.nanoTime()).substring(8),
+                shipped.description(), 20, shipped.maxSeconds(), shipped.members());
+        try (FleetDemoRun run = FleetDemoRun.start(scenario, TestKafka.bootstrapServers(), ClosedLoops.ROOT,
+                Files.createTempDirectory("rayscale-e2e"), System.out::println, false)) {
+            assertThat(run.awaitDone()).as("every cluster got what its owner's values allow").isTrue();
+            List<FleetDemoRun.MemberReport> reports = run.reports();
+
+            assertThat(reports).hasSize(3).allSatisfy(report -> assertThat(report.asExpected())
+                    .as("%s: %s", report.member().name(), report).isTrue());
+            assertThat(reports).filteredOn(report -> report.member().expect() == Expectation.FULL).hasSize(2)
+                    .allSatisfy(report -> assertThat(report.patches()).as("served").isPositive());
+            assertThat(reports).filteredOn(report -> report.member().name().equals("intruder")).singleElement().satisfies(report -> {
+                assertThat(report.patches()).isZero();
+                assertThat(report.peakWorkers()).isZero();
+                assertThat(report.warnings()).contains("InvalidRayClusterForRayscale");
+            });
+            assertThat(run.invariants().held()).as("busy deletions, GCS crashes, operator deletions: %s", run.invariants()).isTrue();
+            assertThat(run.appliedTwiceAndLost()).containsExactly(0, 0);
+            assertThat(run.unexpectedErrors()).as("no ERROR line, no restart").isEmpty();
+        }
+    }
+}
