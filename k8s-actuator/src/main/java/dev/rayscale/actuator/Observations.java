@@ -40,7 +40,7 @@ final class Observations {
                 cluster.getMetadata().getResourceVersion(), cluster.getMetadata().getGeneration(), annotations != null,
                 Annotations.optedIn(annotations), Boolean.TRUE.equals(cluster.getSpec().getEnableInTreeAutoscaling()),
                 AppliedMark.of(annotations), annotations != null && "true".equalsIgnoreCase(annotations.get(DRY_RUN_ANNOTATION)),
-                groups, pods(pods, replicaLabel), null, Map.of(), otherWrite(cluster, groups));
+                groups, pods(pods, replicaLabel), null, otherWrite(cluster, groups));
     }
 
     /** Replicas or workersToDelete as someone other than Rayscale changed them since Rayscale last wrote them, or null. */

@@ -53,12 +53,12 @@ public final class GroupPlan {
         this.spec = spec;
         this.target = target;
         this.pods = cluster.pods();
-        this.idleMs = cluster.idleMs();
+        this.idleMs = cluster.liveNodes() == null ? Map.of() : cluster.liveNodes().idleMs();
         this.podsLastRead = pods;
         this.finishing = finishing;
         this.previousInProgress = spec.workersToDelete().stream().anyMatch(pods::containsKey);
         for (PodDeletion deletion : target.toDelete()) {
-            sort(deletion, cluster.liveNodes());
+            sort(deletion, cluster.liveNodes() == null ? null : cluster.liveNodes().byPod());
         }
     }
 

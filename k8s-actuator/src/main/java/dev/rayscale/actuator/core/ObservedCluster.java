@@ -16,10 +16,8 @@ import java.util.Map;
  * @param dryRun the cluster asks for dry runs ({@code rayscale.dev/dry-run: "true"})
  * @param groups {@code spec.workerGroupSpecs}, in order
  * @param pods the cluster's pods by name (empty if they were not read)
- * @param liveNodes the Ray nodes (hex ids) the GCS holds alive for each pod, from a GCS read made after the
- *     RayCluster's: one, normally; two while a restarted raylet's predecessor is not yet found dead
- *     (fact A4.19); null when the GCS was not read or could not be
- * @param idleMs how long each live node had been idle by that read, by node id (0: running work); empty when not read
+ * @param liveNodes the Ray nodes the GCS holds alive, from a GCS read made after the RayCluster's ({@link LiveNodes}); null
+ *     when the GCS was not read or could not be
  * @param otherWrite its replicas or workersToDelete as someone other than Rayscale changed them since Rayscale last wrote
  *     them ({@link WrittenGroups}); null if no one did
  */
@@ -36,15 +34,12 @@ public record ObservedCluster(
         boolean dryRun,
         List<ObservedGroup> groups,
         Map<String, ObservedPod> pods,
-        Map<String, List<String>> liveNodes,
-        Map<String, Long> idleMs,
+        LiveNodes liveNodes,
         OtherWrite otherWrite) {
 
     public ObservedCluster {
         groups = List.copyOf(groups);
         pods = Map.copyOf(pods);
-        liveNodes = liveNodes == null ? null : Map.copyOf(liveNodes);
-        idleMs = idleMs == null ? Map.of() : Map.copyOf(idleMs);
     }
 
     public String id() {
@@ -53,13 +48,13 @@ public record ObservedCluster(
 
     public ObservedCluster withPods(Map<String, ObservedPod> now) {
         return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
-                groups, now, liveNodes, idleMs, otherWrite);
+                groups, now, liveNodes, otherWrite);
     }
 
     /** As observed, with the GCS's live nodes as read; {@code nodes} null if the GCS could not be read. */
     public ObservedCluster withLiveNodes(LiveNodes nodes) {
         return new ObservedCluster(namespace, name, uid, resourceVersion, generation, annotated, optedIn, inTreeAutoscaling, mark, dryRun,
-                groups, pods, nodes == null ? null : nodes.byPod(), nodes == null ? Map.of() : nodes.idleMs(), otherWrite);
+                groups, pods, nodes, otherWrite);
     }
 
     /**

@@ -476,31 +476,32 @@ class ActuationPlanTest {
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup group, Map<String, ObservedCluster.ObservedPod> pods,
             Map<String, List<String>> liveNodes) {
-        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(group), pods, liveNodes, Map.of(), null);
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(group), pods,
+                liveNodes == null ? null : new LiveNodes(liveNodes, Map.of()), null);
     }
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup... groups) {
-        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups), Map.of(), Map.of(), Map.of(), null);
+        return new ObservedCluster("default", "c", UID, "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups), Map.of(), new LiveNodes(Map.of(), Map.of()), null);
     }
 
     private static ObservedCluster withUid(ObservedCluster c, String uid) {
         return new ObservedCluster(c.namespace(), c.name(), uid, c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static ObservedCluster withMark(ObservedCluster c, AppliedMark mark) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), mark, c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
+                c.inTreeAutoscaling(), mark, c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static ObservedCluster inTreeAutoscaling(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                true, c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
+                true, c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static ObservedCluster optedOut(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), false,
-                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
+                c.inTreeAutoscaling(), c.mark(), c.dryRun(), c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     /** This actuator's last write, {@code decisionId}, at {@code at}, which left {@code after} at generation 4. */
@@ -510,7 +511,7 @@ class ActuationPlanTest {
 
     private static ObservedCluster dryRun(ObservedCluster c) {
         return new ObservedCluster(c.namespace(), c.name(), c.uid(), c.resourceVersion(), c.generation(), c.annotated(), c.optedIn(),
-                c.inTreeAutoscaling(), c.mark(), true, c.groups(), c.pods(), c.liveNodes(), c.idleMs(), c.otherWrite());
+                c.inTreeAutoscaling(), c.mark(), true, c.groups(), c.pods(), c.liveNodes(), c.otherWrite());
     }
 
     private static GroupTarget target(String group, int from, int to, PodDeletion... deletions) {

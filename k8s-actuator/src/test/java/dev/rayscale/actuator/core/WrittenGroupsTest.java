@@ -17,7 +17,7 @@ class WrittenGroupsTest {
 
     private static ObservedCluster cluster(ObservedCluster.ObservedGroup... groups) {
         return new ObservedCluster("default", "c", "uid-1", "100", 7L, true, true, false, AppliedMark.NONE, false, List.of(groups),
-                Map.of(), Map.of(), Map.of(), null);
+                Map.of(), null, null);
     }
 
     @Test
