@@ -8,6 +8,8 @@ import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.Workload;
 import dev.rayscale.sim.demo.DemoRun;
+import dev.rayscale.sim.demo.FleetDemoRun;
+import dev.rayscale.sim.demo.FleetScenario;
 import dev.rayscale.sim.demo.Summary;
 import dev.rayscale.testsupport.TestKafka;
 import java.nio.file.Files;
@@ -36,6 +38,25 @@ final class ClosedLoops {
         String unique = cluster + "-" + Long.toHexString(System.nanoTime()).substring(8);
         return DemoRun.start(workload, speed, unique, bootstrapServers, ROOT, Files.createTempDirectory("rayscale-e2e"),
                 System.out::println, options);
+    }
+
+    /**
+     * A shipped fleet scenario on the test broker at 20x, named uniquely as {@link #start(Workload, double, String)} names a
+     * cluster: one Rayscale serving all its members.
+     */
+    static FleetDemoRun startFleet(String shipped) throws Exception {
+        FleetScenario scenario = FleetScenario.shipped(shipped);
+        FleetScenario unique = new FleetScenario(scenario.name() + "-" + Long.toHexString(System.nanoTime()).substring(8),
+                scenario.description(), 20, scenario.maxSeconds(), scenario.members());
+        return FleetDemoRun.start(unique, TestKafka.bootstrapServers(), ROOT, Files.createTempDirectory("rayscale-e2e"),
+                System.out::println, false);
+    }
+
+    /** What every fleet run must show: no invariant broken, nothing applied twice or lost, no ERROR line. */
+    static void assertHealthy(FleetDemoRun run) {
+        assertThat(run.invariants().held()).as("busy deletions, GCS crashes, operator deletions: %s", run.invariants()).isTrue();
+        assertThat(run.appliedTwiceAndLost()).containsExactly(0, 0);
+        assertThat(run.unexpectedErrors()).as("no ERROR line, no restart").isEmpty();
     }
 
     /** Every actuation names a decision that was published, and every decision a snapshot that was. */

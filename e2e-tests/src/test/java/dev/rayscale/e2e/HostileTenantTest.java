@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.sim.demo.Expectation;
 import dev.rayscale.sim.demo.FleetDemoRun;
-import dev.rayscale.sim.demo.FleetScenario;
-import dev.rayscale.testsupport.TestKafka;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +16,7 @@ class HostileTenantTest {
 
     @Test
     void theHostileClusterIsHeldAndTheOthersServedAsUsual() throws Exception {
-        FleetScenario shipped = FleetScenario.shipped("hostile-tenant");
-        FleetScenario scenario = new FleetScenario(shipped.name() + "-" + Long.toHexString(System.nanoTime()).substring(8),
-                shipped.description(), 20, shipped.maxSeconds(), shipped.members());
-        try (FleetDemoRun run = FleetDemoRun.start(scenario, TestKafka.bootstrapServers(), ClosedLoops.ROOT,
-                Files.createTempDirectory("rayscale-e2e"), System.out::println, false)) {
+        try (FleetDemoRun run = ClosedLoops.startFleet("hostile-tenant")) {
             assertThat(run.awaitDone()).as("every cluster got what its owner's values allow").isTrue();
             List<FleetDemoRun.MemberReport> reports = run.reports();
 
@@ -36,9 +29,7 @@ class HostileTenantTest {
                 assertThat(report.peakWorkers()).isZero();
                 assertThat(report.warnings()).contains("InvalidRayClusterForRayscale");
             });
-            assertThat(run.invariants().held()).as("busy deletions, GCS crashes, operator deletions: %s", run.invariants()).isTrue();
-            assertThat(run.appliedTwiceAndLost()).containsExactly(0, 0);
-            assertThat(run.unexpectedErrors()).as("no ERROR line, no restart").isEmpty();
+            ClosedLoops.assertHealthy(run);
         }
     }
 }

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rayscale.events.Support;
 import dev.rayscale.sim.demo.FleetDemoRun;
-import dev.rayscale.sim.demo.FleetScenario;
-import dev.rayscale.testsupport.TestKafka;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +16,7 @@ class MixedFleetTest {
 
     @Test
     void eachClusterGetsWhatItsVersionsAllow() throws Exception {
-        FleetScenario shipped = FleetScenario.shipped("mixed-fleet");
-        FleetScenario scenario = new FleetScenario(shipped.name() + "-" + Long.toHexString(System.nanoTime()).substring(8),
-                shipped.description(), 20, shipped.maxSeconds(), shipped.members());
-        try (FleetDemoRun run = FleetDemoRun.start(scenario, TestKafka.bootstrapServers(), ClosedLoops.ROOT,
-                Files.createTempDirectory("rayscale-e2e"), System.out::println, false)) {
+        try (FleetDemoRun run = ClosedLoops.startFleet("mixed-fleet")) {
             assertThat(run.awaitDone()).as("every cluster did what its versions allow").isTrue();
             List<FleetDemoRun.MemberReport> reports = run.reports();
 
@@ -41,9 +34,7 @@ class MixedFleetTest {
                 assertThat(report.finalWorkers()).as("nothing removed").isEqualTo(15);
                 assertThat(report.deletions()).isZero();
             });
-            assertThat(run.invariants().held()).as("busy deletions, GCS crashes, operator deletions: %s", run.invariants()).isTrue();
-            assertThat(run.appliedTwiceAndLost()).containsExactly(0, 0);
-            assertThat(run.unexpectedErrors()).isEmpty();
+            ClosedLoops.assertHealthy(run);
         }
     }
 }
