@@ -3,8 +3,8 @@ package dev.rayscale.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.rayscale.sim.demo.RayscaleServices;
-import dev.rayscale.sim.demo.RayscaleServices.Service;
+import dev.rayscale.demo.RayscaleServices;
+import dev.rayscale.demo.RayscaleServices.Service;
 import dev.rayscale.testsupport.TestKafka;
 import java.io.IOException;
 import java.nio.file.Files;

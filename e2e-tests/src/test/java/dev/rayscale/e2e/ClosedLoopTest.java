@@ -2,6 +2,9 @@ package dev.rayscale.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rayscale.demo.DemoRun;
+import dev.rayscale.demo.OtherWriterReport;
+import dev.rayscale.demo.Summary;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.GroupActuation;
 import dev.rayscale.events.GroupTarget;
@@ -10,9 +13,6 @@ import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.ClientPath;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
-import dev.rayscale.sim.demo.DemoRun;
-import dev.rayscale.sim.demo.OtherWriterReport;
-import dev.rayscale.sim.demo.Summary;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

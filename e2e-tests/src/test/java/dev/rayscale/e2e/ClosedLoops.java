@@ -3,14 +3,14 @@ package dev.rayscale.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.rayscale.demo.DemoRun;
+import dev.rayscale.demo.FleetDemoRun;
+import dev.rayscale.demo.FleetScenario;
+import dev.rayscale.demo.Summary;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.Outcome;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.Workload;
-import dev.rayscale.sim.demo.DemoRun;
-import dev.rayscale.sim.demo.FleetDemoRun;
-import dev.rayscale.sim.demo.FleetScenario;
-import dev.rayscale.sim.demo.Summary;
 import dev.rayscale.testsupport.TestKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,15 +2,15 @@ package dev.rayscale.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rayscale.demo.AuditTrail;
+import dev.rayscale.demo.BrokerProcess;
+import dev.rayscale.demo.DemoRun;
+import dev.rayscale.demo.Fault;
+import dev.rayscale.demo.FaultReport;
+import dev.rayscale.demo.FreePorts;
+import dev.rayscale.demo.Poison;
+import dev.rayscale.demo.Summary;
 import dev.rayscale.sim.Workload;
-import dev.rayscale.sim.demo.AuditTrail;
-import dev.rayscale.sim.demo.BrokerProcess;
-import dev.rayscale.sim.demo.FreePorts;
-import dev.rayscale.sim.demo.DemoRun;
-import dev.rayscale.sim.demo.Fault;
-import dev.rayscale.sim.demo.FaultReport;
-import dev.rayscale.sim.demo.Poison;
-import dev.rayscale.sim.demo.Summary;
 import dev.rayscale.testsupport.TestKafka;
 import java.nio.file.Files;
 import java.util.Arrays;

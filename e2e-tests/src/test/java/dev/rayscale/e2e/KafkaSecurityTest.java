@@ -5,14 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rayscale.demo.BrokerProcess;
+import dev.rayscale.demo.FreePorts;
+import dev.rayscale.demo.RayscaleServices;
+import dev.rayscale.demo.RayscaleServices.Service;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.Topics;
 import dev.rayscale.events.codec.EventCodec;
 import dev.rayscale.events.codec.SnapshotSerializer;
-import dev.rayscale.sim.demo.BrokerProcess;
-import dev.rayscale.sim.demo.FreePorts;
-import dev.rayscale.sim.demo.RayscaleServices;
-import dev.rayscale.sim.demo.RayscaleServices.Service;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;

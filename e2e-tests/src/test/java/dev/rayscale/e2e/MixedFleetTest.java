@@ -2,8 +2,8 @@ package dev.rayscale.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rayscale.demo.FleetDemoRun;
 import dev.rayscale.events.Support;
-import dev.rayscale.sim.demo.FleetDemoRun;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

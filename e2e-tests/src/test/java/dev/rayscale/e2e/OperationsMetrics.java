@@ -2,8 +2,8 @@ package dev.rayscale.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rayscale.sim.demo.RayscaleServices;
-import dev.rayscale.sim.demo.RayscaleServices.Service;
+import dev.rayscale.demo.RayscaleServices;
+import dev.rayscale.demo.RayscaleServices.Service;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -4,7 +4,7 @@ import dev.rayscale.audit.BuildInfo;
 import dev.rayscale.audit.Exporter;
 import dev.rayscale.audit.KafkaRecords;
 import dev.rayscale.audit.Recorded;
-import dev.rayscale.sim.demo.BrokerProcess;
+import dev.rayscale.demo.BrokerProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

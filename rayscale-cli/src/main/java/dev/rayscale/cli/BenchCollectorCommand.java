@@ -1,7 +1,7 @@
 package dev.rayscale.cli;
 
-import dev.rayscale.sim.demo.BrokerProcess;
-import dev.rayscale.sim.demo.CollectorBench;
+import dev.rayscale.bench.CollectorBench;
+import dev.rayscale.demo.BrokerProcess;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

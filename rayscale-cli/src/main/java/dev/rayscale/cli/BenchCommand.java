@@ -1,8 +1,8 @@
 package dev.rayscale.cli;
 
-import dev.rayscale.sim.demo.BrokerProcess;
-import dev.rayscale.sim.fleet.BenchReport;
-import dev.rayscale.sim.fleet.FleetBench;
+import dev.rayscale.bench.BenchReport;
+import dev.rayscale.bench.FleetBench;
+import dev.rayscale.demo.BrokerProcess;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;

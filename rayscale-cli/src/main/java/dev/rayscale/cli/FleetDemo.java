@@ -1,11 +1,11 @@
 package dev.rayscale.cli;
 
+import dev.rayscale.demo.BrokerProcess;
+import dev.rayscale.demo.Expectation;
+import dev.rayscale.demo.FleetDemoRun;
+import dev.rayscale.demo.FleetScenario;
 import dev.rayscale.events.Support;
 import dev.rayscale.sim.ClusterSimulator;
-import dev.rayscale.sim.demo.BrokerProcess;
-import dev.rayscale.sim.demo.Expectation;
-import dev.rayscale.sim.demo.FleetDemoRun;
-import dev.rayscale.sim.demo.FleetScenario;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
