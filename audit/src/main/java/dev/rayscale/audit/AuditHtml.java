@@ -73,7 +73,7 @@ public final class AuditHtml implements AuditOutput {
         double[] xs = new double[list.size()];
         double[] replicas = new double[list.size()];
         double[] waiting = new double[list.size()];
-        SvgChart chart = new SvgChart("s from the first decision");
+        SvgChart chart = new SvgChart("time from the first decision (s)", "replicas, tasks");
         StringBuilder rows = new StringBuilder();
         for (int i = 0; i < list.size(); i++) {
             Chain chain = list.get(i);
@@ -82,16 +82,16 @@ public final class AuditHtml implements AuditOutput {
             waiting[i] = Math.max(0, chain.waitingTasks());
             chart.mark(xs[i]);
             ActuationResult result = chain.result();
-            rows.append("<tr><td>").append(chain.decidedAt()).append("</td><td>").append(Html.escape(Digest.targets(chain.decision())))
+            rows.append("<tr class=\"decision\"><td>").append(chain.decidedAt()).append("</td><td>").append(Html.escape(Digest.targets(chain.decision())))
                     .append("</td><td>").append(Html.escape(chain.snapshotDigest() == null ? "(snapshot not in the recording)" : chain.snapshotDigest()))
                     .append("</td><td>").append(Html.escape(String.join("; ", chain.decision().reasons()))).append("</td><td>")
                     .append(result == null ? "<b>no result</b>" : Html.escape(Digest.of(result))).append("</td><td>")
                     .append(Html.escape(millis(chain.toDecide()) + " / " + millis(chain.toReceive()) + " / " + millis(chain.toApply())))
                     .append("</td></tr>");
         }
-        chart.line("#1f77b4", "target replicas (all groups)", xs, replicas).line("#d62728", "tasks waiting", xs, waiting);
+        chart.steps("#1f77b4", "target replicas (all groups)", xs, replicas).steps("#d62728", "tasks waiting (as the decision saw them)", xs, waiting);
         return "<h2>" + Html.escape(cluster) + "</h2>" + chart.render("target replicas and waiting tasks of " + cluster)
-                + "<table><tr><th>decided</th><th>change</th><th>saw</th><th>why</th><th>actuation</th>"
+                + "<table class=\"decisions\"><tr><th>decided</th><th>change</th><th>saw</th><th>why</th><th>actuation</th>"
                 + "<th>observed&rarr;decided / &rarr;received / &rarr;applied</th></tr>" + rows + "</table>";
     }
 

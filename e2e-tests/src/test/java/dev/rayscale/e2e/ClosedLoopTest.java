@@ -13,9 +13,12 @@ import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.sim.ClientPath;
 import dev.rayscale.sim.Sample;
 import dev.rayscale.sim.Workload;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -62,7 +65,23 @@ class ClosedLoopTest {
             ClosedLoops.assertNoDecisionAppliedTwice(actuations);
             Path report = run.writeReport(Files.createTempDirectory("rayscale-e2e").resolve("walkthrough.html"), summary);
             assertThat(Files.readString(report)).contains("<svg", "walkthrough");
+            ReportPages.assertReadable(report, decisions.size(), "demo-report.png");
         }
+    }
+
+    /** The audit's page of the golden walkthrough recording, made by the command line as a user runs it, read in a browser. */
+    @Test
+    void theAuditPageReadsInABrowser() throws Exception {
+        Path page = Files.createTempDirectory("rayscale-e2e").resolve("audit.html");
+        Process audit = new ProcessBuilder(ClosedLoops.ROOT.resolve("rayscale").toString(), "audit", "--file",
+                ClosedLoops.ROOT.resolve("audit/src/main/resources/dev/rayscale/audit/golden/walkthrough.events.jsonl.gz").toString(),
+                "--format", "html", "--output", page.toString()).redirectErrorStream(true).start();
+        String output = new String(audit.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(audit.waitFor()).as(output).isZero();
+        Matcher decisions = Pattern.compile(" decisions=(\\d+) ").matcher(output);
+        assertThat(decisions.find()).as(output).isTrue();
+
+        ReportPages.assertReadable(page, Integer.parseInt(decisions.group(1)), "audit-report.png");
     }
 
     /**
