@@ -54,6 +54,7 @@ import org.jboss.logging.Logger;
 public final class ClusterSimulator implements AutoCloseable {
 
     public static final String HEAD_GROUP = "headgroup";
+    /** The namespace of a cluster simulated on its own (a fleet spreads its clusters over several, {@link Fleet}). */
     public static final String NAMESPACE = "default";
     private static final Logger LOG = Logger.getLogger(ClusterSimulator.class);
     /** The mock API server logs every request at INFO; held here so that the quieter level stays. */
@@ -61,6 +62,7 @@ public final class ClusterSimulator implements AutoCloseable {
 
     private final Workload workload;
     private final String name;
+    private final String namespace;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final DoubleSupplier clock;
@@ -91,12 +93,13 @@ public final class ClusterSimulator implements AutoCloseable {
     private volatile double firstDemandAt = Double.NaN;
 
     private ClusterSimulator(Workload workload, String name, DoubleSupplier clock) {
-        this(workload, name, clock, apiServer(new ApiFaults()), true);
+        this(workload, NAMESPACE, name, clock, apiServer(new ApiFaults()), true);
     }
 
-    private ClusterSimulator(Workload workload, String name, DoubleSupplier clock, ApiServer api, boolean sampled) {
+    private ClusterSimulator(Workload workload, String namespace, String name, DoubleSupplier clock, ApiServer api, boolean sampled) {
         this.workload = workload;
         this.sampled = sampled;
+        this.namespace = namespace;
         this.name = name;
         this.clock = clock;
         this.server = api.server();
@@ -107,15 +110,15 @@ public final class ClusterSimulator implements AutoCloseable {
         Workload.Versions versions = workload.cluster().versions();
         this.ray = new RaySim(clock, (pod, cleanly) -> pods[0].rayProcessExited(pod, cleanly), name.hashCode(), versions.rayRelease(),
                 versions.kubeRayRelease().setsNodeEnv());
-        this.kubelet = new Kubelet(client, NAMESPACE, name, workload, ray, new NodePool(workload.nodePool()), clock, name.hashCode() * 31L);
+        this.kubelet = new Kubelet(client, api.writes(), namespace, name, workload, ray, new NodePool(workload.nodePool()), clock, name.hashCode() * 31L);
         pods[0] = kubelet;
         this.gcs = new GcsServer(ray, clock);
-        this.operator = new KubeRayOperator(client, NAMESPACE, name, kubelet, api.requests(), clock, this::happened,
+        this.operator = new KubeRayOperator(client, api.writes(), namespace, name, kubelet, api.requests(), clock, this::happened,
                 versions.kubeRayRelease());
-        this.gitOps = workload.gitOps() == null ? null : new GitOpsWriter(workload, client, NAMESPACE, name, this::happened);
+        this.gitOps = workload.gitOps() == null ? null : new GitOpsWriter(workload, client, namespace, name, this::happened);
         this.rayService = workload.rayService() == null ? null
-                : new RayServiceController(client, NAMESPACE, workload.rayService().name(), name, this::happened);
-        this.rayJob = workload.rayJob() == null ? null : new RayJobController(client, NAMESPACE, workload.rayJob(), name, this::happened);
+                : new RayServiceController(client, namespace, workload.rayService().name(), name, this::happened);
+        this.rayJob = workload.rayJob() == null ? null : new RayJobController(client, namespace, workload.rayJob(), name, this::happened);
         if (rayService != null && rayJob != null) {
             throw new IllegalArgumentException("workload " + workload.name() + " names a RayService and a RayJob: a RayCluster has one "
                     + "controller owner");
@@ -127,7 +130,8 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /** The Kubernetes API a simulated cluster lives in: its own, or a {@link Fleet}'s shared by many clusters. */
-    public record ApiServer(KubernetesMockServer server, KubernetesClient client, ApiFaults faults, RayscaleRequests requests, boolean owned) {
+    public record ApiServer(KubernetesMockServer server, KubernetesClient client, ApiFaults faults, RayscaleRequests requests, OwnWrites writes,
+            boolean owned) {
     }
 
     /** An embedded API server in CRUD mode with KubeRay's CRD, and a client for the simulated clusters' own parts. */
@@ -148,10 +152,12 @@ public final class ClusterSimulator implements AutoCloseable {
         } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
-        // The cluster's own parts (operator, kubelet) are marked so that injected API faults spare them.
-        KubernetesClient client = server.createClient(builder -> builder.editOrNewConfig().addToCustomHeaders(ApiFaults.SIM_HEADER, "true").endConfig());
+        // The cluster's own parts (operator, kubelet) call the dispatcher in process, not through the mock's one event loop
+        // (InProcessHttpClient), and are marked so that injected API faults spare them.
+        KubernetesClient client = server.createClient(builder -> builder.withHttpClientFactory(InProcessHttpClient.factory(dispatcher))
+                .editOrNewConfig().addToCustomHeaders(ApiFaults.SIM_HEADER, "true").endConfig());
         client.apiextensions().v1().customResourceDefinitions().resource(Crds.rayClusters()).create();
-        return new ApiServer(server, client, faults, dispatcher.requests(), true);
+        return new ApiServer(server, client, faults, dispatcher.requests(), new OwnWrites(dispatcher), true);
     }
 
     private static java.util.logging.Logger quiet(String name) {
@@ -198,9 +204,9 @@ public final class ClusterSimulator implements AutoCloseable {
      * ({@link #tick(RayCluster)}), handing the operator the RayCluster from its informer's cache as
      * controller-runtime does.
      */
-    static ClusterSimulator inFleet(Workload workload, String clusterName, DoubleSupplier clock, ApiServer shared) {
-        ClusterSimulator simulator = new ClusterSimulator(workload, clusterName, clock,
-                new ApiServer(shared.server(), shared.client(), shared.faults(), shared.requests(), false), false);
+    static ClusterSimulator inFleet(Workload workload, String namespace, String clusterName, DoubleSupplier clock, ApiServer shared) {
+        ClusterSimulator simulator = new ClusterSimulator(workload, namespace, clusterName, clock,
+                new ApiServer(shared.server(), shared.client(), shared.faults(), shared.requests(), shared.writes(), false), false);
         simulator.create();
         return simulator;
     }
@@ -208,7 +214,7 @@ public final class ClusterSimulator implements AutoCloseable {
     private void create() {
         RayCluster cluster = rayCluster();
         RayCluster owned = rayService != null ? rayService.create(cluster) : rayJob != null ? rayJob.create(cluster) : cluster;
-        client.resources(RayCluster.class).inNamespace(NAMESPACE).resource(owned).create();
+        client.resources(RayCluster.class).inNamespace(namespace).resource(owned).create();
     }
 
     /** Starts the workload's clock: its events are timed from now. */
@@ -368,7 +374,7 @@ public final class ClusterSimulator implements AutoCloseable {
             Workload.GroupEdit edit = event.editGroup();
             happened("the cluster's owner sets " + edit.group() + (edit.minReplicas() == null ? "" : " minReplicas " + edit.minReplicas())
                     + (edit.maxReplicas() == null ? "" : " maxReplicas " + edit.maxReplicas()));
-            Edits.retryingConflicts(client.resources(RayCluster.class).inNamespace(NAMESPACE).withName(name), cluster -> {
+            Edits.retryingConflicts(client.resources(RayCluster.class).inNamespace(namespace).withName(name), cluster -> {
                 cluster.getSpec().getWorkerGroupSpecs().stream().filter(group -> group.getGroupName().equals(edit.group())).forEach(group -> {
                     if (edit.minReplicas() != null) {
                         group.setMinReplicas(edit.minReplicas());
@@ -382,7 +388,7 @@ public final class ClusterSimulator implements AutoCloseable {
         }
         if (event.suspend() != null) {
             happened(event.suspend() ? "the cluster is suspended" : "the cluster is resumed");
-            client.resources(RayCluster.class).inNamespace(NAMESPACE).withName(name)
+            client.resources(RayCluster.class).inNamespace(namespace).withName(name)
                     .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":" + event.suspend() + "}}");
         }
     }
@@ -457,7 +463,7 @@ public final class ClusterSimulator implements AutoCloseable {
 
     /** The messages of the Warning Events of {@code reason} on the cluster's RayCluster. */
     public List<String> warningMessages(String reason) {
-        return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
                 .filter(event -> name.equals(event.getInvolvedObject().getName()) && "Warning".equals(event.getType())
                         && reason.equals(event.getReason()))
                 .map(Event::getMessage).toList();
@@ -465,7 +471,7 @@ public final class ClusterSimulator implements AutoCloseable {
 
     /** The reasons of the Warning Events on the cluster's RayCluster (kept unless its API server is a fleet's that keeps none). */
     public List<String> warnings() {
-        return client.v1().events().inNamespace(NAMESPACE).list().getItems().stream()
+        return client.v1().events().inNamespace(namespace).list().getItems().stream()
                 .filter(event -> name.equals(event.getInvolvedObject().getName()) && "Warning".equals(event.getType()))
                 .map(Event::getReason).toList();
     }
@@ -486,7 +492,7 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     public String clusterId() {
-        return NAMESPACE + "/" + name;
+        return namespace + "/" + name;
     }
 
     public KubernetesClient client() {
@@ -589,7 +595,7 @@ public final class ClusterSimulator implements AutoCloseable {
 
     private RayCluster rayCluster() {
         RayCluster cluster = new RayCluster();
-        cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NAMESPACE)
+        cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
                 .addToAnnotations(workload.cluster().annotations())
                 .addToAnnotations(Annotations.AUTOSCALING, Annotations.AUTOSCALING_ENABLED)
                 .addToAnnotations("rayscale.dev/gcs-address", gcs.address()).build());

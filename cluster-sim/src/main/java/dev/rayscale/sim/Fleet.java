@@ -1,5 +1,6 @@
 package dev.rayscale.sim;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.ray.v1.RayCluster;
 import java.time.Duration;
@@ -9,32 +10,43 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.jboss.logging.Logger;
 
 /**
  * Many simulated Ray clusters in one Kubernetes API, as a platform team runs them: one embedded API
- * server holding every RayCluster and pod, and per cluster its own KubeRay reconciliation, kubelet, Ray
- * and GCS (each GCS on a port of its own, named by the cluster's annotation). The operator reads the
+ * server holding every RayCluster and pod (a started fleet's spread over namespaces of
+ * {@value #CLUSTERS_PER_NAMESPACE}), and per cluster its own KubeRay reconciliation, kubelet, Ray and GCS (each GCS on a port of its own, named by the cluster's annotation). The operator reads the
  * RayClusters from one informer's cache, as controller-runtime does, rather than with a GET per pass,
  * so a thousand clusters cost the API server nothing while they are quiet.
  */
 public final class Fleet implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Fleet.class);
+    /**
+     * How many of a started fleet's clusters share a namespace, as a platform's teams each run a few: Rayscale bounds what
+     * one namespace may have of it (clusters served, GCS calls and actuator workers at once), so a fleet in one namespace
+     * would measure those bounds, not the pipeline.
+     */
+    public static final int CLUSTERS_PER_NAMESPACE = 20;
 
     private final ClusterSimulator.ApiServer api;
     private final Map<String, ClusterSimulator> clusters = new LinkedHashMap<>();
+    /** Over HTTP: the clusters' own client calls the API server in process, and serves no watch. */
+    private final KubernetesClient informerClient;
     private final SharedIndexInformer<RayCluster> informer;
     private final ScheduledExecutorService ticker;
     /** The GCSs' pulls of their raylets' loads, on a thread of their own: the ticks fall behind, a GCS's timer does not. */
     private final ScheduledExecutorService pulls;
     private final PassIntervals passes;
 
-    private Fleet(Map<String, Workload> workloads, Duration tick, int threads, double speed, boolean keepsEvents) {
+    private Fleet(Map<String, Workload> workloads, Duration tick, int threads, double speed, boolean keepsEvents, int clustersPerNamespace) {
         SimClock clock = new SimClock(speed);
         this.api = ClusterSimulator.fleetApiServer(keepsEvents);
-        workloads.forEach((name, workload) -> clusters.put(name, ClusterSimulator.inFleet(workload, name, clock::seconds, api)));
-        this.informer = api.client().resources(RayCluster.class).inNamespace(ClusterSimulator.NAMESPACE).inform();
+        workloads.forEach((name, workload) -> clusters.put(name, ClusterSimulator.inFleet(workload,
+                namespace(clusters.size(), clustersPerNamespace), name, clock::seconds, api)));
+        this.informerClient = api.server().createClient(builder -> builder.editOrNewConfig().addToCustomHeaders(ApiFaults.SIM_HEADER, "true").endConfig());
+        this.informer = informerClient.resources(RayCluster.class).inAnyNamespace().inform();
         this.ticker = Executors.newScheduledThreadPool(threads, runnable -> {
             Thread thread = new Thread(runnable, "fleet-sim");
             thread.setDaemon(true);
@@ -64,7 +76,15 @@ public final class Fleet implements AutoCloseable {
      * threads; their workloads' clocks start with {@link #begin()}.
      */
     public static Fleet start(Map<String, Workload> workloads, Duration tick, int threads) {
-        return new Fleet(workloads, tick, threads, 1, false);
+        return new Fleet(workloads, tick, threads, 1, false, CLUSTERS_PER_NAMESPACE);
+    }
+
+    /**
+     * The namespace of a fleet's {@code index}th cluster: {@code team-0}, {@code team-1}, ... each holding
+     * {@code clustersPerNamespace}; all in {@link ClusterSimulator#NAMESPACE} when that is every cluster.
+     */
+    private static String namespace(int index, int clustersPerNamespace) {
+        return clustersPerNamespace == Integer.MAX_VALUE ? ClusterSimulator.NAMESPACE : "team-" + index / clustersPerNamespace;
     }
 
     /**
@@ -72,7 +92,7 @@ public final class Fleet implements AutoCloseable {
      * seconds per real second, and the Events on the clusters kept (a fleet of thousands keeps none).
      */
     public static Fleet demo(Map<String, Workload> workloads, Duration tick, int threads, double speed) {
-        return new Fleet(workloads, tick, threads, speed, true);
+        return new Fleet(workloads, tick, threads, speed, true, Integer.MAX_VALUE);
     }
 
     private void tick(ClusterSimulator cluster) {
@@ -111,6 +131,14 @@ public final class Fleet implements AutoCloseable {
      */
     public long[] passIntervalsMillis() {
         return passes.sortedMillis();
+    }
+
+    /**
+     * Tells {@code listener} of every patch of a RayCluster's spec from outside the fleet (Rayscale's), as the API server
+     * receives it: the cluster's id ({@code namespace/name}) and the wall clock in milliseconds.
+     */
+    public void onPatchSent(BiConsumer<String, Long> listener) {
+        api.requests().onPatchSent(listener);
     }
 
     /** True once every cluster's GCS answers (its head pod runs). */
@@ -162,6 +190,7 @@ public final class Fleet implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         informer.close();
+        informerClient.close();
         clusters.values().forEach(ClusterSimulator::close);
         api.client().close();
         api.server().destroy();

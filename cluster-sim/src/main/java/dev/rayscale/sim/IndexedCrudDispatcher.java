@@ -6,17 +6,22 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.crud.AttributeType;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
+import java.time.LocalDateTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The mock API server's CRUD store, with objects found by name as a real API server finds them (by key,
@@ -46,7 +51,16 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         }
     }
 
+    /**
+     * The one label indexed, {@code ray.io/cluster}: KubeRay and Rayscale read a cluster's pods by it, and with a fleet's
+     * pods in one namespace each such list would otherwise scan them all (a real API server's watch cache holds a
+     * namespace's objects apart; here a fleet shares one).
+     */
+    private static final String INDEXED_LABEL = "labels:ray.io/cluster";
+
     private final Map<Identity, AttributeSet> byName = new ConcurrentHashMap<>();
+    /** The keys of the stored objects that carry {@link #INDEXED_LABEL}, by its value. */
+    private final Map<String, Set<AttributeSet>> byClusterLabel = new ConcurrentHashMap<>();
     private final ListPages pages = new ListPages();
     private final ReadWriteLock store;
     private final Lock writes;
@@ -98,7 +112,10 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     public MockResponse handleGet(String path) {
         if (path.indexOf('?') >= 0) {
             ListPages.Request paged = ListPages.Request.of(path);
-            if (paged == null || Identity.of(attributeExtractor.fromPath(paged.path())) != null) {
+            if (paged == null) {
+                return labelled(path);
+            }
+            if (Identity.of(attributeExtractor.fromPath(paged.path())) != null) {
                 return super.handleGet(path);
             }
             return paged.token() != null ? pages.next(paged) : listed(paged);
@@ -118,14 +135,46 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 : super.handleGet(path);
     }
 
-    /** The first page of a list: what matches it now, in the order of the storage keys (namespace, then name). */
+    /**
+     * A list in one answer: from the label index when it selects one value of the indexed label, else the library's scan.
+     * An empty answer is left to the library too, which may answer a path that lists nothing with the API's metadata.
+     */
+    private MockResponse labelled(String path) {
+        AttributeSet query = attributeExtractor.fromPath(path);
+        if (Identity.of(query) != null || indexedValue(query) == null) {
+            return super.handleGet(path);
+        }
+        MockResponse listed = listed(new ListPages.Request(path, Integer.MAX_VALUE, null));
+        return listed == null ? super.handleGet(path) : listed;
+    }
+
+    /** The value of the indexed label a query selects by equality, or null. */
+    private static String indexedValue(AttributeSet query) {
+        Attribute label = query.getAttribute(INDEXED_LABEL);
+        return label == null || label.getType() != AttributeType.WITH || label.getValues().size() != 1 ? null
+                : label.getValues().get(0).toString();
+    }
+
+    /**
+     * The first page of a list: what matches it now, in the order of the storage keys (namespace, then name); null if
+     * nothing matches a list in one answer ({@link #labelled}).
+     */
     private MockResponse listed(ListPages.Request request) {
         AttributeSet query = attributeExtractor.fromPath(request.path());
+        String indexed = indexedValue(query);
         store.readLock().lock();
         try {
-            List<String> items = map.entrySet().stream().filter(entry -> entry.getKey().matches(query))
+            Stream<Map.Entry<AttributeSet, String>> candidates = indexed == null ? map.entrySet().stream()
+                    : byClusterLabel.getOrDefault(indexed, Set.of()).stream().map(key -> {
+                        String stored = map.get(key);
+                        return stored == null ? null : Map.entry(key, stored);
+                    }).filter(Objects::nonNull);
+            List<String> items = candidates.filter(entry -> entry.getKey().matches(query))
                     .sorted(Comparator.comparing((Map.Entry<AttributeSet, String> entry) -> storageKey(entry.getKey())))
                     .map(Map.Entry::getValue).toList();
+            if (items.isEmpty() && request.limit() == Integer.MAX_VALUE) {
+                return null;
+            }
             return pages.first(request, items, String.valueOf(resourceVersion.get()));
         } finally {
             store.readLock().unlock();
@@ -140,7 +189,11 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         return attribute == null ? "" : attribute.getValues().stream().map(Object::toString).collect(Collectors.joining(","));
     }
 
-    /** A delete of one object by name: as the library's, which removes it unless it has finalizers (then only marks it). */
+    /**
+     * A delete of one object by name: as the library's, which removes it unless it has finalizers; then it marks it deleted
+     * (a deletion timestamp, in the library's own format) the first time and does nothing after. Every simulated pod has a
+     * finalizer, so a fleet's scale-down would otherwise scan the whole store once per pod.
+     */
     @Override
     public MockResponse handleDelete(String path) {
         AttributeSet query = path.indexOf('?') >= 0 ? null : attributeExtractor.fromPath(path);
@@ -155,11 +208,16 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
             }
             String stored = map.get(key);
-            if (stored == null || !key.matches(query)
-                    || !Serialization.unmarshal(stored, GenericKubernetesResource.class).getFinalizers().isEmpty()) {
+            if (stored == null || !key.matches(query)) {
                 return super.handleDelete(path);
             }
-            processEvent(path, query, key, null, null);
+            GenericKubernetesResource resource = Serialization.unmarshal(stored, GenericKubernetesResource.class);
+            if (resource.getFinalizers().isEmpty()) {
+                processEvent(path, query, key, null, null);
+            } else if (!resource.isMarkedForDeletion()) {
+                resource.getMetadata().setDeletionTimestamp(LocalDateTime.now().toString());
+                processEvent(path, query, key, resource, Serialization.asJson(resource));
+            }
             return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(stored);
         } finally {
             writes.unlock();
@@ -175,12 +233,23 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             if (old != null) {
                 byName.remove(old, oldAttributes);
             }
+            String label = labelValue(oldAttributes);
+            if (label != null && !map.containsKey(oldAttributes)) {
+                byClusterLabel.computeIfPresent(label, (value, keys) -> {
+                    keys.remove(oldAttributes);
+                    return keys.isEmpty() ? null : keys;
+                });
+            }
         }
         if (newState != null) {
             AttributeSet stored = storedKey(pathAttributes, resource, newState);
             Identity identity = Identity.of(stored);
             if (identity != null && newState.equals(map.get(stored))) {
                 byName.put(identity, stored);
+            }
+            String label = labelValue(stored);
+            if (label != null) {
+                byClusterLabel.computeIfAbsent(label, value -> ConcurrentHashMap.newKeySet()).add(stored);
             }
         }
     }
@@ -192,6 +261,12 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         return attributes.containsKey(KubernetesAttributesExtractor.PLURAL) ? attributes : AttributeSet.merge(pathAttributes, attributes);
     }
 
+    /** The value of the indexed label on a stored object's key, or null. */
+    private static String labelValue(AttributeSet key) {
+        Attribute label = key.getAttribute(INDEXED_LABEL);
+        return label == null || label.getValues().isEmpty() ? null : label.getValues().get(0).toString();
+    }
+
     /** How many objects the index names. */
     int indexed() {
         return byName.size();
@@ -201,5 +276,6 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     public void reset() {
         super.reset();
         byName.clear();
+        byClusterLabel.clear();
     }
 }

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.rayscale.clients.ClusterEvents;
 import dev.rayscale.kuberay.RayLabels;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import java.time.Instant;
@@ -67,6 +65,7 @@ final class KubeRayOperator {
     }
 
     private final KubernetesClient client;
+    private final OwnWrites writes;
     private final String namespace;
     private final String name;
     private final Kubelet kubelet;
@@ -86,11 +85,12 @@ final class KubeRayOperator {
     /** The generation whose invalid spec was last told in an Event; 0 if none. */
     private long refusedGeneration;
 
-    KubeRayOperator(KubernetesClient client, String namespace, String name, Kubelet kubelet, RayscaleRequests requests, DoubleSupplier clock,
+    KubeRayOperator(KubernetesClient client, OwnWrites writes, String namespace, String name, Kubelet kubelet, RayscaleRequests requests, DoubleSupplier clock,
             Consumer<String> happened, KubeRayRelease release) {
         this.release = release;
         this.conditions = release.replicaFailureCondition();
         this.client = client;
+        this.writes = writes;
         this.namespace = namespace;
         this.name = name;
         this.kubelet = kubelet;
@@ -354,8 +354,8 @@ final class KubeRayOperator {
         // calculateStatus: newInstance.Status.ObservedGeneration = newInstance.ObjectMeta.Generation (KubeRay 1.0 to today).
         String status = "{\"state\":\"" + (suspended ? "suspended" : "ready") + "\",\"conditions\":" + written
                 + (generation == null ? "" : ",\"observedGeneration\":" + generation) + "}";
-        client.resources(RayCluster.class).inNamespace(namespace).withName(name).subresource("status")
-                .patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + status + "}]");
+        writes.jsonPatch("/apis/ray.io/v1/namespaces/" + namespace + "/rayclusters/" + name + "/status",
+                "[{\"op\":\"add\",\"path\":\"/status\",\"value\":" + status + "}]");
     }
 
     private boolean wasSuspended;

@@ -12,9 +12,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,6 +98,7 @@ final class Kubelet implements RaySim.Containers {
     }
 
     private final KubernetesClient client;
+    private final OwnWrites writes;
     private final KubeRayRelease kubeRay;
     private final String namespace;
     private final String cluster;
@@ -124,9 +125,10 @@ final class Kubelet implements RaySim.Containers {
     /** Pods force-deleted (lost with their node), and when, on the JVM's monotonic clock once they were gone. */
     private final Map<String, Long> lostAt = new HashMap<>();
 
-    Kubelet(KubernetesClient client, String namespace, String cluster, Workload workload, RaySim ray, NodePool pool, DoubleSupplier clock,
-            long seed) {
+    Kubelet(KubernetesClient client, OwnWrites writes, String namespace, String cluster, Workload workload, RaySim ray, NodePool pool,
+            DoubleSupplier clock, long seed) {
         this.client = client;
+        this.writes = writes;
         this.kubeRay = workload.cluster().versions().kubeRayRelease();
         this.namespace = namespace;
         this.cluster = cluster;
@@ -181,14 +183,26 @@ final class Kubelet implements RaySim.Containers {
         List<EnvVar> env = NodeEnv.written(kubeRay.setsNodeEnv(), kubeRay.replicaLabels());
         Map<String, String> annotations = pod.head() && kubeRay.replicaLabels() ? Map.of(NodeEnv.KUBERAY_VERSION_ANNOTATION, kubeRay.annotation())
                 : Map.of();
-        client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata()
-                .withName(pod.name).withNamespace(namespace).withCreationTimestamp(Instant.now().toString()).withLabels(pod.labels)
-                .withAnnotations(annotations).withFinalizers(TERMINATION_FINALIZER)
-                .endMetadata()
-                .withNewSpec().withRestartPolicy(workload.restartPolicy())
-                .addNewContainer().withName(containerName(pod)).withImage(image(workload)).withEnv(env).endContainer()
-                .endSpec()
-                .withNewStatus().withPhase("Pending").endStatus().build()).create();
+        // A worker a node can take now is bound as it is created: the scheduler's binding follows a create within
+        // milliseconds, and writing it apart would cost a fleet's API server one write in six for a state no one sees.
+        boolean scheduled = !pod.head() && pool.schedule(pod.name, clock.getAsDouble());
+        if (scheduled) {
+            pod.scheduledAt = clock.getAsDouble();
+            pod.containerStartsAt = pod.scheduledAt + workload.podStartSeconds();
+        }
+        try {
+            writes.create(podsPath(), new PodBuilder().withNewMetadata()
+                    .withName(pod.name).withNamespace(namespace).withCreationTimestamp(Instant.now().toString()).withLabels(pod.labels)
+                    .withAnnotations(annotations).withFinalizers(TERMINATION_FINALIZER)
+                    .endMetadata()
+                    .withNewSpec().withRestartPolicy(workload.restartPolicy())
+                    .addNewContainer().withName(containerName(pod)).withImage(image(workload)).withEnv(env).endContainer()
+                    .endSpec()
+                    .withStatus(scheduled ? podStatus(pod, "True", null, false) : new PodStatusBuilder().withPhase("Pending").build()).build());
+        } catch (RuntimeException refused) {
+            pool.release(pod.name);
+            throw refused;
+        }
         pods.put(pod.name, pod);
         return pod;
     }
@@ -246,7 +260,7 @@ final class Kubelet implements RaySim.Containers {
         pod.terminating = true;
         pod.goneAt = clock.getAsDouble() + workload.terminationSeconds();
         pool.release(pod.name);
-        client.pods().inNamespace(namespace).withName(name).delete();
+        writes.delete(podPath(name));
         ray.stopPod(pod.name, true);
         return true;
     }
@@ -279,11 +293,8 @@ final class Kubelet implements RaySim.Containers {
     private void remove(SimPod pod) {
         pods.remove(pod.name);
         pool.release(pod.name);
-        client.pods().inNamespace(namespace).withName(pod.name).edit(object -> {
-            object.getMetadata().setFinalizers(List.of());
-            return object;
-        });
-        client.pods().inNamespace(namespace).withName(pod.name).delete();
+        writes.jsonPatch(podPath(pod.name), "[{\"op\":\"replace\",\"path\":\"/metadata/finalizers\",\"value\":[]}]");
+        writes.delete(podPath(pod.name));
     }
 
     /** Pods as a list call returns them, terminating ones included: by name. */
@@ -402,6 +413,16 @@ final class Kubelet implements RaySim.Containers {
      * fleet's API server one call in every two the kubelets made.
      */
     private void status(SimPod pod, String scheduled, String reason, boolean ready) {
+        PodStatus status = podStatus(pod, scheduled, reason, ready);
+        List<Map<String, Object>> patch = List.of(
+                Map.of("op", "add", "path", "/status/phase", "value", status.getPhase()),
+                Map.of("op", "add", "path", "/status/conditions", "value", status.getConditions()),
+                Map.of("op", "add", "path", "/status/containerStatuses", "value", status.getContainerStatuses()));
+        writes.jsonPatch(podPath(pod.name) + "/status", patch);
+    }
+
+    /** The phase, conditions and container statuses of {@code pod} as its kubelet reports them. */
+    private PodStatus podStatus(SimPod pod, String scheduled, String reason, boolean ready) {
         ContainerState state = ready
                 ? new ContainerStateBuilder().withNewRunning().withStartedAt(Instant.now().toString()).endRunning().build()
                 : new ContainerStateBuilder().withNewWaiting().withReason(waitingReason(pod)).endWaiting().build();
@@ -410,12 +431,15 @@ final class Kubelet implements RaySim.Containers {
                 new PodConditionBuilder().withType("Ready").withStatus(ready ? "True" : "False").build());
         List<ContainerStatus> containers = List.of(new ContainerStatusBuilder().withName(containerName(pod)).withReady(ready)
                 .withRestartCount(pod.restarts).withState(state).build());
-        List<Map<String, Object>> patch = List.of(
-                Map.of("op", "add", "path", "/status/phase", "value", pod.phase),
-                Map.of("op", "add", "path", "/status/conditions", "value", conditions),
-                Map.of("op", "add", "path", "/status/containerStatuses", "value", containers));
-        client.pods().inNamespace(namespace).withName(pod.name).subresource("status")
-                .patch(PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(patch));
+        return new PodStatusBuilder().withPhase(pod.phase).withConditions(conditions).withContainerStatuses(containers).build();
+    }
+
+    private String podsPath() {
+        return "/api/v1/namespaces/" + namespace + "/pods";
+    }
+
+    private String podPath(String name) {
+        return podsPath() + "/" + name;
     }
 
     private static String containerName(SimPod pod) {

@@ -5,6 +5,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,10 +33,29 @@ final class RayscaleRequests {
     }
 
     private final Map<Cluster, Times> clusters = new ConcurrentHashMap<>();
+    private volatile BiConsumer<String, Long> patchesSent = (cluster, atMillis) -> { };
+
+    /**
+     * Tells {@code listener} of every patch of a RayCluster's spec Rayscale sends, as it arrives (before it is answered):
+     * the cluster ({@code namespace/name}) and the wall clock in milliseconds.
+     */
+    void onPatchSent(BiConsumer<String, Long> listener) {
+        this.patchesSent = listener;
+    }
 
     /** Called as a request arrives, before it is answered: a list's answer holds what the store held then or later. */
     void arrived(RecordedRequest request) {
-        if (!request.getMethod().equals("GET") || request.getHeader(ApiFaults.SIM_HEADER) != null) {
+        if (request.getHeader(ApiFaults.SIM_HEADER) != null) {
+            return;
+        }
+        if (request.getMethod().equals("PATCH")) {
+            Matcher rayCluster = NAMED_RAYCLUSTER.matcher(request.getPath());
+            if (rayCluster.matches()) {
+                patchesSent.accept(rayCluster.group(1) + "/" + rayCluster.group(2), System.currentTimeMillis());
+            }
+            return;
+        }
+        if (!request.getMethod().equals("GET")) {
             return;
         }
         Matcher pods = PODS.matcher(request.getPath());

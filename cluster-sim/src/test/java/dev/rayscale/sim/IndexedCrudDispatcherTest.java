@@ -48,7 +48,7 @@ class IndexedCrudDispatcherTest {
         List<String> fromPlain = script(plainServer.createClient());
 
         assertThat(fromIndexed).isEqualTo(fromPlain).contains("404", "409", "p7 a patched", "p3 b edited",
-                "kept marked for deletion: true");
+                "kept marked for deletion: true", "marked once: true", "moved: [p9 a odd]", "nobody: []");
         // 2 namespaces x 20 pods, one deleted and created again, one deleted for good; one kept by its finalizer.
         assertThat(indexed.indexed()).isEqualTo(40);
     }
@@ -131,6 +131,18 @@ class IndexedCrudDispatcherTest {
                 .endMetadata().build()).create();
         client.pods().inNamespace("b").withName("kept").delete();
         seen.add("kept marked for deletion: " + client.pods().inNamespace("b").withName("kept").get().isMarkedForDeletion());
+        String marked = client.pods().inNamespace("b").withName("kept").get().getMetadata().getDeletionTimestamp();
+        client.pods().inNamespace("b").withName("kept").delete();
+        seen.add("marked once: " + marked.equals(client.pods().inNamespace("b").withName("kept").get().getMetadata().getDeletionTimestamp()));
+        // Lists by the indexed label: one cluster's pods, a pod moved to another cluster, a cluster without pods.
+        client.pods().inNamespace("a").withName("p9").patch(PatchContext.of(PatchType.JSON),
+                "[{\"op\":\"replace\",\"path\":\"/metadata/labels/ray.io~1cluster\",\"value\":\"moved\"}]");
+        for (String cluster : List.of("a-even", "a-odd", "moved", "b-even", "nobody")) {
+            seen.add(cluster + ": " + client.pods().inAnyNamespace().withLabel("ray.io/cluster", cluster).list().getItems().stream().map(describe)
+                    .sorted().toList());
+        }
+        seen.add("a-odd in a, state odd: " + client.pods().inNamespace("a").withLabel("ray.io/cluster", "a-odd").withLabel("state", "odd").list()
+                .getItems().stream().map(describe).sorted().toList());
         seen.add(client.pods().inNamespace("a").withLabel("state", "even").list().getItems().stream().map(describe).sorted().toList().toString());
         seen.add(client.pods().inAnyNamespace().list().getItems().stream().map(describe).sorted().toList().toString());
         return seen;
@@ -138,7 +150,7 @@ class IndexedCrudDispatcherTest {
 
     private static Pod pod(String name, String namespace, boolean even) {
         return new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).addToLabels("state", even ? "even" : "odd")
-                .endMetadata().build();
+                .addToLabels("ray.io/cluster", namespace + (even ? "-even" : "-odd")).endMetadata().build();
     }
 
     private static KubernetesMockServer server(KubernetesCrudDispatcher dispatcher) {

@@ -6,6 +6,8 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -19,20 +21,30 @@ public final class BrokerProcess implements AutoCloseable {
     private final Path folder;
     private final int port;
     private final Map<String, String> settings;
+    private final int niceness;
     private final String bootstrapServers;
     private boolean stopped;
 
-    private BrokerProcess(Path root, Path folder, int port, Map<String, String> settings) {
+    private BrokerProcess(Path root, Path folder, int port, Map<String, String> settings, int niceness) {
         this.root = root;
         this.folder = folder;
         this.port = port;
         this.settings = Map.copyOf(settings);
+        this.niceness = niceness;
         this.bootstrapServers = run("start").trim();
     }
 
     /** A fresh broker on {@code port}, its data in {@code folder}. */
     public static BrokerProcess start(Path root, Path folder, int port) {
-        return new BrokerProcess(root, folder, port, Map.of());
+        return new BrokerProcess(root, folder, port, Map.of(), 0);
+    }
+
+    /**
+     * As {@link #start(Path, Path, int)}, the broker's nice value raised by {@code niceness} (as {@code nice -n}): this
+     * machine's CPU goes first to the process that starts it (see {@link RayscaleServices#yieldingTo}).
+     */
+    public static BrokerProcess yielding(Path root, Path folder, int port, int niceness) {
+        return new BrokerProcess(root, folder, port, Map.of(), niceness);
     }
 
     /**
@@ -40,7 +52,7 @@ public final class BrokerProcess implements AutoCloseable {
      * {@code RAYSCALE_KAFKA_SCRAM}): listeners with TLS or SASL, users.
      */
     public static BrokerProcess start(Path root, Path folder, int port, Map<String, String> settings) {
-        return new BrokerProcess(root, folder, port, settings);
+        return new BrokerProcess(root, folder, port, settings, 0);
     }
 
     public String bootstrapServers() {
@@ -66,7 +78,9 @@ public final class BrokerProcess implements AutoCloseable {
     }
 
     private String run(String action) {
-        ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("scripts/kafka-broker.sh").toString(), action)
+        List<String> command = new ArrayList<>(niceness > 0 ? List.of("nice", "-n", String.valueOf(niceness)) : List.of());
+        command.addAll(List.of("bash", root.resolve("scripts/kafka-broker.sh").toString(), action));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("RAYSCALE_KAFKA_PORT", String.valueOf(port));
         builder.environment().put("RAYSCALE_KAFKA_DIR", folder.toString());

@@ -55,6 +55,8 @@ public final class RayscaleServices implements AutoCloseable {
     private final Map<Member, Process> running = new ConcurrentHashMap<>();
     private final Map<Member, Integer> ports = new ConcurrentHashMap<>();
     private final JsonNode chartValues;
+    /** Added to the services' nice value ({@link #yieldingTo}); 0: the same priority as the process that starts them. */
+    private volatile int niceness;
 
     /**
      * One running copy of a service: copy 1 is the service itself; further copies join the same
@@ -102,6 +104,16 @@ public final class RayscaleServices implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot clear the logs in " + logs, e);
         }
+    }
+
+    /**
+     * Starts the services from now on with {@code niceness} added to their nice value (as {@code nice -n}), so that this
+     * machine's CPU goes first to the process that starts them: a bench's simulated fleet stands in for clusters that run
+     * on machines of their own, and must keep to its model however busy the services are.
+     */
+    public RayscaleServices yieldingTo(int niceness) {
+        this.niceness = niceness;
+        return this;
     }
 
     /** Starts every service at once and waits until each reports ready. */
@@ -176,7 +188,8 @@ public final class RayscaleServices implements AutoCloseable {
             ports.put(member, freePort());
         }
         int port = ports.get(member);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = new ArrayList<>(niceness > 0 ? List.of("nice", "-n", String.valueOf(niceness)) : List.of());
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The JVM as the Helm chart runs it (heap, collector, compilers): the demo, the bench and the tests measure what deploys.
         Arrays.stream(chartValues.path(service.chartKey).path("jvmOptions").asText().split("\\s+"))
                 .filter(option -> !option.isBlank()).forEach(command::add);
@@ -275,7 +288,12 @@ public final class RayscaleServices implements AutoCloseable {
 
     /** The HTTP port of a service (health, metrics). */
     public int port(Service service) {
-        return ports.get(new Member(service, 1));
+        return port(new Member(service, 1));
+    }
+
+    /** The HTTP port of a copy (health, metrics). */
+    public int port(Member member) {
+        return ports.get(member);
     }
 
     public Path log(Service service) {

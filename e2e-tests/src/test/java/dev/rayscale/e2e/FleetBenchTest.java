@@ -48,7 +48,15 @@ class FleetBenchTest {
         assertThat(report.unreadable()).isZero();
         assertThat(report.errorsLogged()).as("ERROR lines the services logged").isZero();
         assertThat(report.clean()).isTrue();
+        assertThat(account.ownMs()).as("Rayscale's own time, up to each applied decision's patch").isNotEmpty();
+        // Each instance's share of its service's records and CPU: both planners and both actuators answered from their metrics.
+        assertThat(report.shares()).extracting(share -> share.member().name())
+                .containsExactly("scaling-planner", "scaling-planner-2", "k8s-actuator", "k8s-actuator-2");
+        assertThat(report.shares()).allSatisfy(share -> assertThat(share.records()).as(share.member().name() + " records").isNotNegative());
+        assertThat(report.shares()).filteredOn(share -> share.member().copy() == 1).allSatisfy(share ->
+                assertThat(share.records()).as(share.member().name() + " records").isPositive());
         assertThat(report.line()).matches("bench: clusters=12 changes=\\d+ e2e_p50_ms=\\d+ e2e_p99_ms=\\d+ pipeline_p99_ms=\\d+ acted_e2e_p50_ms=\\d+ "
-                + "acted_e2e_p99_ms=\\d+ held_when_seen=\\d+ collector_rss_mib=\\d+ planner_rss_mib=\\d+ actuator_rss_mib=\\d+ lost=0 applied_twice=0");
+                + "acted_e2e_p99_ms=\\d+ held_when_seen=\\d+ collector_rss_mib=\\d+ planner_rss_mib=\\d+ actuator_rss_mib=\\d+ own_p99_ms=\\d+ "
+                + "reaction_p99_ms=\\d+ cpu_cores=\\d+\\.\\d\\d simulator_p99_ms=\\d+ lost=0 applied_twice=0");
     }
 }

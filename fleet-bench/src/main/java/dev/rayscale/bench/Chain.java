@@ -73,6 +73,8 @@ public final class Chain {
     private final Map<String, Snapshot> snapshots = new HashMap<>();
     private final Map<String, Decision> decisions = new HashMap<>();
     private final List<Result> results = new ArrayList<>();
+    /** When the API server received each of Rayscale's patches of a cluster's RayCluster, by cluster, in arrival order. */
+    private final Map<String, List<Long>> patchesSent = new HashMap<>();
     private long skipped;
     private long skippedWarmingUp;
     private long measuredFromMillis = Long.MIN_VALUE;
@@ -93,6 +95,11 @@ public final class Chain {
     /** A change not made: the cluster was at its largest size. */
     public synchronized void skipped() {
         skipped++;
+    }
+
+    /** The API server received a patch of {@code cluster}'s RayCluster from Rayscale at {@code atMillis} (wall clock). */
+    public synchronized void patchSent(String cluster, long atMillis) {
+        patchesSent.computeIfAbsent(cluster, key -> new ArrayList<>()).add(atMillis);
     }
 
     synchronized void snapshot(String id, Snapshot snapshot) {
@@ -153,7 +160,27 @@ public final class Chain {
                 .mapToLong(entry -> entry.getValue() - measuredDecisions.get(entry.getKey()).publishedAtMillis()).sorted().toArray();
         long measuredSnapshots = snapshots.values().stream().filter(snapshot -> measured(snapshot.publishedAtMillis())).count();
         return new Account(latencies, warmUp, skipped - skippedWarmingUp, waitingChanges, unanswered, twice, measuredSnapshots, measuredDecisions.size(),
-                measuredResults.size(), planning, actuating, actuatorTimes(measuredResults, measuredDecisions));
+                measuredResults.size(), planning, actuating, ownTimes(measuredResults, measuredDecisions), actuatorTimes(measuredResults, measuredDecisions));
+    }
+
+    /**
+     * Rayscale's own time of each applied decision: from its snapshot's publication to the first patch of its cluster the API
+     * server received while the actuator applied it, sorted. It leaves out what is not Rayscale's: the GCS's pull and the
+     * collector's poll before the snapshot, the API server's answer after the patch.
+     */
+    private long[] ownTimes(List<Result> measuredResults, Map<String, Decision> measuredDecisions) {
+        List<Long> own = new ArrayList<>();
+        for (Result result : measuredResults) {
+            Decision decision = measuredDecisions.get(result.decisionId());
+            Snapshot snapshot = snapshots.get(decision.snapshotId());
+            if (result.outcome() != Outcome.APPLIED || snapshot == null) {
+                continue;
+            }
+            patchesSent.getOrDefault(snapshot.cluster(), List.of()).stream()
+                    .filter(at -> at >= result.receivedAtMillis() && at <= result.completedAtMillis()).findFirst()
+                    .ifPresent(at -> own.add(at - snapshot.publishedAtMillis()));
+        }
+        return own.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
     private ActuatorTimes actuatorTimes(List<Result> measuredResults, Map<String, Decision> measuredDecisions) {
@@ -302,14 +329,27 @@ public final class Chain {
      * @param snapshots snapshots published while measuring; likewise {@code decisions}, and {@code results} (of those decisions)
      * @param planningMs each decision's time from its snapshot's publication to its own, sorted
      * @param actuatingMs each acted-on decision's time from its publication to its first result, sorted
+     * @param ownMs Rayscale's own time of each applied decision, from its snapshot's publication to its patch's arrival at
+     *     the API server, sorted
      * @param actuator every result's time split where the actuator took its decision up
      */
     public record Account(List<Latency> latencies, List<Latency> warmUp, long skipped, long waitingForLaunches, long unanswered, long appliedTwice,
-            long snapshots, int decisions, int results, long[] planningMs, long[] actuatingMs, ActuatorTimes actuator) {
+            long snapshots, int decisions, int results, long[] planningMs, long[] actuatingMs, long[] ownMs, ActuatorTimes actuator) {
 
         /** Changes that no actuation result acted on, warm-up's included. */
         public long incomplete() {
             return Stream.concat(latencies.stream(), warmUp.stream()).filter(latency -> !latency.complete()).count();
+        }
+
+        /**
+         * Where the changes no result acted on stopped, warm-up's included: {@code [no snapshot saw them, seen but no decision
+         * followed, decided but no result acted]}.
+         */
+        public long[] incompleteByStage() {
+            long[] stages = new long[3];
+            Stream.concat(latencies.stream(), warmUp.stream()).filter(latency -> !latency.complete())
+                    .forEach(latency -> stages[latency.snapshotMs() < 0 ? 0 : latency.decisionMs() < 0 ? 1 : 2]++);
+            return stages;
         }
 
         /** Changes no result acted on though nothing held them back. */

@@ -33,6 +33,14 @@ public final class FleetLoad {
     /** Tasks run between these fractions of a period: 0.5 to 1.5 s at the default 10 s, so that nodes are idle well before the next change. */
     private static final double SHORTEST_TASK = 0.05;
     private static final double LONGEST_TASK = 0.15;
+    /**
+     * A change grows its cluster by up to this part of its largest size. Up to half of the remaining room (before
+     * 2026-12-05) made the fleet start and stop about 1,000 pods a second (each cluster back to no workers between its
+     * changes), seven API writes each: more than the simulated API server could take on this machine beside everything
+     * else, and more churn than a real fleet's API server sees. A tenth makes about 300 a second; the 2,000-worker
+     * clusters still grow by up to 200 at a change.
+     */
+    private static final double LARGEST_STEP = 0.1;
 
     /** One cluster: its name, its largest size, and when in each period its demand changes. */
     public record Member(String name, int maxWorkers, double phaseSeconds) {
@@ -80,9 +88,9 @@ public final class FleetLoad {
 
     /**
      * The next change of a cluster's demand: more one-CPU tasks than its workers can take, so that it must grow (a
-     * change the cluster absorbs needs no decision, and would measure nothing), by up to half of its remaining room;
-     * each task runs a short part of a period ({@link #SHORTEST_TASK} to {@link #LONGEST_TASK}). Empty when the cluster
-     * is already at its largest size.
+     * change the cluster absorbs needs no decision, and would measure nothing), by up to a tenth of its largest size
+     * ({@link #LARGEST_STEP}) within its remaining room; each task runs a short part of a period ({@link #SHORTEST_TASK}
+     * to {@link #LONGEST_TASK}). Empty when the cluster is already at its largest size.
      *
      * @param workerPods the cluster's worker pods, running or starting (one task each)
      * @param tasks its tasks queued or running
@@ -93,7 +101,8 @@ public final class FleetLoad {
         if (needed > room) {
             return Optional.empty();
         }
-        long count = needed + random.nextLong((room - needed) / 2 + 1);
+        long step = Math.max(1, Math.round(member.maxWorkers() * LARGEST_STEP));
+        long count = needed + random.nextLong(Math.min(room - needed, step) + 1);
         return Optional.of(new Change((int) count, periodSeconds * (SHORTEST_TASK + random.nextDouble() * (LONGEST_TASK - SHORTEST_TASK))));
     }
 

@@ -7,8 +7,10 @@ import dev.rayscale.demo.RayscaleServices.Service;
 import java.io.UncheckedIOException;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * CPU and resident memory of the services' processes over the measured window, sampled from /proc:
@@ -24,7 +26,7 @@ public final class Usage {
     private final RayscaleServices services;
     private final List<Member> members;
     private final Map<Long, long[]> ticksByPid = new HashMap<>();
-    private final Map<Long, Service> serviceByPid = new HashMap<>();
+    private final Map<Long, Member> memberByPid = new HashMap<>();
     private final Map<Service, Long> rssKiB = new EnumMap<>(Service.class);
     private volatile boolean measuring;
     private double seconds = Double.NaN;
@@ -52,7 +54,7 @@ public final class Usage {
                 long ticks = ProcessStats.cpuTicks(pid);
                 long rss = ProcessStats.rssKiB(pid);
                 ticksByPid.computeIfAbsent(pid, key -> new long[] {ticks, ticks})[1] = ticks;
-                serviceByPid.put(pid, member.service());
+                memberByPid.put(pid, member);
                 rssKiB.merge(member.service(), rss, Math::max);
             } catch (UncheckedIOException exited) {
                 // stopped between listing and reading: its last sample stands
@@ -69,10 +71,21 @@ public final class Usage {
     synchronized Map<Service, Figures> figures() {
         Map<Service, Figures> figures = new EnumMap<>(Service.class);
         for (Service service : Service.values()) {
-            long ticks = ticksByPid.entrySet().stream().filter(e -> serviceByPid.get(e.getKey()) == service)
-                    .mapToLong(e -> e.getValue()[1] - e.getValue()[0]).sum();
-            figures.put(service, new Figures(ticks / 100.0 / seconds, rssKiB.getOrDefault(service, 0L) / 1024));
+            figures.put(service, new Figures(cores(member -> member.service() == service), rssKiB.getOrDefault(service, 0L) / 1024));
         }
         return figures;
+    }
+
+    /** Each copy's CPU over the window, in cores (a restarted copy's processes together). */
+    synchronized Map<Member, Double> coresByMember() {
+        Map<Member, Double> cores = new LinkedHashMap<>();
+        members.forEach(member -> cores.put(member, cores(member::equals)));
+        return cores;
+    }
+
+    private double cores(Predicate<Member> which) {
+        long ticks = ticksByPid.entrySet().stream().filter(e -> which.test(memberByPid.get(e.getKey())))
+                .mapToLong(e -> e.getValue()[1] - e.getValue()[0]).sum();
+        return ticks / 100.0 / seconds;
     }
 }

@@ -5,6 +5,7 @@ import dev.rayscale.bench.FleetBench;
 import dev.rayscale.demo.BrokerProcess;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +18,9 @@ import picocli.CommandLine.Spec;
                 + "KubeRay reconciliation, in one embedded Kubernetes API), the three services as separate processes with the Helm "
                 + "chart's JVM settings, a real Kafka broker, and each cluster's demand changing on its own schedule. Prints, per "
                 + "change, the time to the snapshot, the decision and the patch (p50, p99, max), each service's CPU and memory, the "
-                + "consumer lag, and whether anything was lost or applied twice. Exit status 0 when nothing was.")
+                + "consumer lag, and whether anything was lost or applied twice; judges the run by the fleet's targets (the simulator keeping "
+                + "its model, Rayscale's own time, its reaction, CPU, memory, nothing lost). Exit status 0 when every target was met, 1 "
+                + "naming the stages that missed theirs.")
 public class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--clusters", defaultValue = "1000", description = "Simulated clusters. Default: ${DEFAULT-VALUE}.")
@@ -63,15 +66,20 @@ public class BenchCommand implements Callable<Integer> {
         FleetBench.Settings settings = new FleetBench.Settings(clusters, largest, bigClusters == null ? clusters / 500 : bigClusters, rate,
                 Durations.parse(warmUp, spec.commandLine(), "--warm-up"), Duration.ofSeconds(duration), planners, actuators,
                 Durations.parse(pollInterval, spec.commandLine(), "--poll-interval"), seed);
-        try (BrokerProcess kafka = BrokerProcess.start(Home.root(), Home.work("bench").resolve("kafka"), DemoCommand.KAFKA_PORT)) {
+        try (BrokerProcess kafka = BrokerProcess.yielding(Home.root(), Home.work("bench").resolve("kafka"), DemoCommand.KAFKA_PORT,
+                FleetBench.NICENESS)) {
             BenchReport report = FleetBench.run(settings, kafka.bootstrapServers(), Home.root(), Home.work("bench"), line -> {
                 out.println(line);
                 out.flush();
             });
             report.table().forEach(out::println);
+            List<String> missed = report.missed();
+            if (!missed.isEmpty()) {
+                out.println("bench: targets missed by stage: " + String.join(", ", missed));
+            }
             out.println(report.line());
             out.flush();
-            return report.clean() ? 0 : 1;
+            return report.clean() && missed.isEmpty() ? 0 : 1;
         }
     }
 }
