@@ -11,12 +11,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
 import org.jboss.logging.Logger;
 
 /**
  * Many simulated Ray clusters in one Kubernetes API, as a platform team runs them: one embedded API
  * server holding every RayCluster and pod (a started fleet's spread over namespaces of
- * {@value #CLUSTERS_PER_NAMESPACE}), and per cluster its own KubeRay reconciliation, kubelet, Ray and GCS (each GCS on a port of its own, named by the cluster's annotation). The operator reads the
+ * {@value #CLUSTERS_PER_NAMESPACE}), and per cluster its own KubeRay reconciliation, kubelet, Ray and GCS
+ * (each GCS on a port of its own, named by the cluster's annotation). The operator reads the
  * RayClusters from one informer's cache, as controller-runtime does, rather than with a GET per pass,
  * so a thousand clusters cost the API server nothing while they are quiet.
  */
@@ -40,11 +42,11 @@ public final class Fleet implements AutoCloseable {
     private final ScheduledExecutorService pulls;
     private final PassIntervals passes;
 
-    private Fleet(Map<String, Workload> workloads, Duration tick, int threads, double speed, boolean keepsEvents, int clustersPerNamespace) {
+    private Fleet(Map<String, Workload> workloads, Duration tick, int threads, double speed, boolean keepsEvents, IntFunction<String> namespaces) {
         SimClock clock = new SimClock(speed);
         this.api = ClusterSimulator.fleetApiServer(keepsEvents);
-        workloads.forEach((name, workload) -> clusters.put(name, ClusterSimulator.inFleet(workload,
-                namespace(clusters.size(), clustersPerNamespace), name, clock::seconds, api)));
+        workloads.forEach((name, workload) -> clusters.put(name, ClusterSimulator.inFleet(workload, namespaces.apply(clusters.size()), name,
+                clock::seconds, api)));
         this.informerClient = api.server().createClient(builder -> builder.editOrNewConfig().addToCustomHeaders(ApiFaults.SIM_HEADER, "true").endConfig());
         this.informer = informerClient.resources(RayCluster.class).inAnyNamespace().inform();
         this.ticker = Executors.newScheduledThreadPool(threads, runnable -> {
@@ -76,15 +78,12 @@ public final class Fleet implements AutoCloseable {
      * threads; their workloads' clocks start with {@link #begin()}.
      */
     public static Fleet start(Map<String, Workload> workloads, Duration tick, int threads) {
-        return new Fleet(workloads, tick, threads, 1, false, CLUSTERS_PER_NAMESPACE);
+        return new Fleet(workloads, tick, threads, 1, false, Fleet::namespaceOf);
     }
 
-    /**
-     * The namespace of a fleet's {@code index}th cluster: {@code team-0}, {@code team-1}, ... each holding
-     * {@code clustersPerNamespace}; all in {@link ClusterSimulator#NAMESPACE} when that is every cluster.
-     */
-    private static String namespace(int index, int clustersPerNamespace) {
-        return clustersPerNamespace == Integer.MAX_VALUE ? ClusterSimulator.NAMESPACE : "team-" + index / clustersPerNamespace;
+    /** The namespace of a started fleet's {@code index}th cluster: {@code team-0}, {@code team-1}, ... each holding {@value #CLUSTERS_PER_NAMESPACE}. */
+    public static String namespaceOf(int index) {
+        return "team-" + index / CLUSTERS_PER_NAMESPACE;
     }
 
     /**
@@ -92,7 +91,7 @@ public final class Fleet implements AutoCloseable {
      * seconds per real second, and the Events on the clusters kept (a fleet of thousands keeps none).
      */
     public static Fleet demo(Map<String, Workload> workloads, Duration tick, int threads, double speed) {
-        return new Fleet(workloads, tick, threads, speed, true, Integer.MAX_VALUE);
+        return new Fleet(workloads, tick, threads, speed, true, index -> ClusterSimulator.NAMESPACE);
     }
 
     private void tick(ClusterSimulator cluster) {

@@ -115,10 +115,11 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             if (paged == null) {
                 return labelled(path);
             }
-            if (Identity.of(attributeExtractor.fromPath(paged.path())) != null) {
+            AttributeSet listQuery = attributeExtractor.fromPath(paged.path());
+            if (Identity.of(listQuery) != null) {
                 return super.handleGet(path);
             }
-            return paged.token() != null ? pages.next(paged) : listed(paged);
+            return paged.token() != null ? pages.next(paged) : listed(paged, listQuery);
         }
         AttributeSet query = attributeExtractor.fromPath(path);
         Identity identity = Identity.of(query);
@@ -144,7 +145,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         if (Identity.of(query) != null || indexedValue(query) == null) {
             return super.handleGet(path);
         }
-        MockResponse listed = listed(new ListPages.Request(path, Integer.MAX_VALUE, null));
+        MockResponse listed = listed(new ListPages.Request(path, Integer.MAX_VALUE, null), query);
         return listed == null ? super.handleGet(path) : listed;
     }
 
@@ -159,8 +160,7 @@ class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
      * The first page of a list: what matches it now, in the order of the storage keys (namespace, then name); null if
      * nothing matches a list in one answer ({@link #labelled}).
      */
-    private MockResponse listed(ListPages.Request request) {
-        AttributeSet query = attributeExtractor.fromPath(request.path());
+    private MockResponse listed(ListPages.Request request, AttributeSet query) {
         String indexed = indexedValue(query);
         store.readLock().lock();
         try {

@@ -185,9 +185,10 @@ final class Kubelet implements RaySim.Containers {
                 : Map.of();
         // A worker a node can take now is bound as it is created: the scheduler's binding follows a create within
         // milliseconds, and writing it apart would cost a fleet's API server one write in six for a state no one sees.
-        boolean scheduled = !pod.head() && pool.schedule(pod.name, clock.getAsDouble());
+        double now = clock.getAsDouble();
+        boolean scheduled = !pod.head() && pool.schedule(pod.name, now);
         if (scheduled) {
-            pod.scheduledAt = clock.getAsDouble();
+            pod.scheduledAt = now;
             pod.containerStartsAt = pod.scheduledAt + workload.podStartSeconds();
         }
         try {

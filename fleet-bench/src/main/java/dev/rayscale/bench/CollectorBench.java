@@ -64,7 +64,7 @@ public final class CollectorBench {
                     Map.of("memory", 2e9), Map.of("memory", 2e9), 0).tasks(Map.of("CPU", 1.0), 3).build());
             out.accept("creating " + clusters + " opted-in RayClusters ...");
             for (int i = 0; i < clusters; i++) {
-                client.resources(RayCluster.class).inNamespace(namespace(i)).resource(cluster(i, gcs.address())).create();
+                client.resources(RayCluster.class).inNamespace(Fleet.namespaceOf(i)).resource(cluster(i, gcs.address())).create();
             }
             try (RayscaleServices services = new RayscaleServices(root, work.resolve("logs"), bootstrapServers,
                     "http://127.0.0.1:" + api.server().getPort(), "bench")) {
@@ -76,7 +76,7 @@ public final class CollectorBench {
                     // otherwise send every existing pod again when the informer starts watching from its list's version.
                     out.accept("collector up (pid " + pid + "); creating " + podsPerCluster + " running worker pods in each cluster ...");
                     IntStream.range(0, clusters).parallel().forEach(i -> IntStream.range(0, podsPerCluster)
-                            .forEach(p -> client.pods().inNamespace(namespace(i)).resource(workerPod(i, p)).create()));
+                            .forEach(p -> client.pods().inNamespace(Fleet.namespaceOf(i)).resource(workerPod(i, p)).create()));
                 }
                 out.accept("collector up (pid " + pid + "); warming up 20 s ...");
                 Thread.sleep(20_000);
@@ -105,14 +105,9 @@ public final class CollectorBench {
         }
     }
 
-    /** The namespace of the {@code index}th cluster: a fleet's teams each have a few ({@link Fleet#CLUSTERS_PER_NAMESPACE}). */
-    private static String namespace(int index) {
-        return "team-" + index / Fleet.CLUSTERS_PER_NAMESPACE;
-    }
-
     private static RayCluster cluster(int index, String gcsAddress) {
         RayCluster cluster = new RayCluster();
-        cluster.setMetadata(new ObjectMetaBuilder().withName("c" + index).withNamespace(namespace(index))
+        cluster.setMetadata(new ObjectMetaBuilder().withName("c" + index).withNamespace(Fleet.namespaceOf(index))
                 .addToAnnotations("rayscale.dev/autoscaling", "enabled").addToAnnotations("rayscale.dev/gcs-address", gcsAddress).build());
         RayClusterSpec spec = new RayClusterSpec();
         HeadGroupSpec head = new HeadGroupSpec();
@@ -133,7 +128,7 @@ public final class CollectorBench {
     private static Pod workerPod(int clusterIndex, int index) {
         String cluster = "c" + clusterIndex;
         String name = cluster + "-workers-worker-" + index;
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace(clusterIndex)).withUid(UUID.randomUUID().toString())
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace(Fleet.namespaceOf(clusterIndex)).withUid(UUID.randomUUID().toString())
                 .withCreationTimestamp(Instant.now().toString())
                 .addToLabels(Map.of(RayLabels.CLUSTER, cluster, RayLabels.GROUP, "workers", RayLabels.NODE_TYPE, "worker",
                         RayLabels.IS_RAY_NODE, "yes", RayLabels.IDENTIFIER, cluster + "-worker", "app.kubernetes.io/created-by", "kuberay-operator",
