@@ -26,6 +26,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.jboss.logging.Logger;
@@ -44,7 +45,8 @@ final class ChainReader implements AutoCloseable {
     /**
      * Records are read without the JSON Schema check (the services that read them check it): the bench's reader shares
      * the machine with what it measures, and the check was most of its CPU (0.1 of a core at 100 changes/s). The JSON,
-     * the schema version, the records' own field checks and the CloudEvents headers still apply.
+     * the schema version, the records' own field checks and the CloudEvents headers still apply. Snapshots, the most of
+     * its records, are read only as far as the bench follows them ({@link SnapshotStamp}).
      */
     private static final boolean STRICT = false;
     private static final Duration READ_BACK_PATIENCE = Duration.ofMinutes(3);
@@ -55,11 +57,13 @@ final class ChainReader implements AutoCloseable {
     private final Map<TopicPartition, Long> snapshotsFrom = new HashMap<>();
     private final Chain chain;
     private final Thread thread;
-    private final SnapshotDeserializer snapshots = new SnapshotDeserializer();
     private final DecisionDeserializer decisions = new DecisionDeserializer();
     private final ActuationDeserializer actuations = new ActuationDeserializer();
     private final AtomicLong unreadable = new AtomicLong();
-    private final Map<String, ClusterSnapshot> newest = new ConcurrentHashMap<>();
+    /** Each cluster's newest snapshot, as its record: bound only when the bench plans it ({@link #waitsForLaunches}). */
+    private final Map<String, Newest> newest = new ConcurrentHashMap<>();
+    /** Its own deserializer: the reading thread goes on meanwhile. */
+    private final SnapshotDeserializer snapshots = new SnapshotDeserializer();
     /** The planner the newest decision says made it, made again only when what it says changes. */
     private volatile Recorded recorded;
     private volatile boolean running = true;
@@ -94,9 +98,20 @@ final class ChainReader implements AutoCloseable {
      * the service's decisions recorded, by the same planner.
      */
     boolean waitsForLaunches(String cluster) {
-        ClusterSnapshot snapshot = newest.get(cluster);
+        Newest snapshot = newest.get(cluster);
         Recorded seen = recorded;
-        return snapshot != null && seen != null && waitsForLaunches(snapshot, seen.planner());
+        if (snapshot == null || seen == null) {
+            return false;
+        }
+        try {
+            return waitsForLaunches(snapshots.read(snapshot.headers(), snapshot.value(), STRICT), seen.planner());
+        } catch (RuntimeException unreadable) {
+            return false;
+        }
+    }
+
+    /** A cluster's newest snapshot read so far: its sequence, and its record to read it whole when it is planned. */
+    private record Newest(long sequence, Headers headers, byte[] value) {
     }
 
     /** What a decision says of the planner that made it (its settings included), and that planner made again. */
@@ -191,12 +206,15 @@ final class ChainReader implements AutoCloseable {
         try {
             switch (record.topic()) {
                 case Topics.SNAPSHOTS -> {
-                    ClusterSnapshot snapshot = snapshots.read(record.headers(), record.value(), STRICT);
-                    Long version = snapshot.sources().gcs().stateVersion();
-                    newest.merge(snapshot.cluster().id(), snapshot, (kept, read) -> read.sequence() > kept.sequence() ? read : kept);
-                    if (version != null) {
-                        chain.snapshot(snapshot.id(), new Chain.Snapshot(snapshot.cluster().id(), version, snapshot.observedAt().toEpochMilli(),
-                                record.timestamp()));
+                    SnapshotStamp stamp = SnapshotStamp.of(record.value());
+                    String cluster = record.key();
+                    if (cluster == null) {
+                        throw new IllegalArgumentException("a snapshot without its cluster as the record's key");
+                    }
+                    newest.merge(cluster, new Newest(stamp.sequence(), record.headers(), record.value()),
+                            (kept, read) -> read.sequence() > kept.sequence() ? read : kept);
+                    if (stamp.stateVersion() != null) {
+                        chain.snapshot(stamp.id(), new Chain.Snapshot(cluster, stamp.stateVersion(), stamp.observedAtMillis(), record.timestamp()));
                     }
                 }
                 case Topics.DECISIONS -> {

@@ -50,6 +50,11 @@ public final class FleetBench {
     public static final int NICENESS = 5;
     /** How often the simulator passes over each cluster (operator, kubelet, Ray) when it keeps up. */
     static final Duration TICK = Duration.ofMillis(500);
+    /**
+     * The threads that pass over the clusters. A pass mostly waits, on the simulated API server's one store lock, which
+     * every write of the fleet and of Rayscale takes: with two, a cluster's pass waited behind two others' waits.
+     */
+    static final int SIMULATOR_THREADS = 4;
 
     /**
      * @param largest the largest size of the ordinary clusters, in workers
@@ -98,7 +103,7 @@ public final class FleetBench {
         int partitions = Topics.partitions(bootstrapServers, dev.rayscale.events.Topics.SNAPSHOTS);
         out.accept(String.format(Locale.ROOT, "starting %d simulated clusters (%d of 2,000 workers; %,d workers at most) ...",
                 settings.clusters(), settings.bigClusters(), load.maxWorkers()));
-        try (Fleet fleet = Fleet.start(load.workloads(), TICK, 2)) {
+        try (Fleet fleet = Fleet.start(load.workloads(), TICK, SIMULATOR_THREADS)) {
             awaitGcs(fleet);
             fleet.begin();
             String run = "bench-" + Long.toString(System.currentTimeMillis(), 36);

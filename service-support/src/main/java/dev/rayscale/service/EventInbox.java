@@ -7,6 +7,8 @@ import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,6 +129,35 @@ public final class EventInbox<T extends RayscaleEvent> {
         return new Batch<>(reads, newest);
     }
 
+    /**
+     * Reads a batch as a reader that wants only each cluster's newest event does: of one record key's records, only the
+     * last that reads well is decoded, and those before it come back {@linkplain Read#superseded() superseded}, unread.
+     * A record's key is its cluster (a record whose key is not is refused when read), and one key's records are in the
+     * order they were written, so what is skipped is what a newer event of its cluster replaces. Decoding is most of
+     * such a reader's work, and a reader behind its partitions skips most of its records this way: the further behind,
+     * the more of each batch one key's newer records supersede. Records without a key are each read (and refused).
+     * Keys are read in parallel (on the common pool), as they are independent: a reader with more than a core uses them.
+     */
+    public List<Read<T>> readNewestOfEachKey(List<? extends Message<byte[]>> records) {
+        Map<Object, List<Integer>> newestFirstByKey = new HashMap<>();
+        for (int index = records.size() - 1; index >= 0; index--) {
+            Object key = records.get(index).getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getKey).orElse(null);
+            newestFirstByKey.computeIfAbsent(key == null ? new Object() : key, group -> new ArrayList<>()).add(index);
+        }
+        @SuppressWarnings("unchecked")
+        Read<T>[] reads = new Read[records.size()];
+        newestFirstByKey.values().parallelStream().forEach(newestFirst -> {
+            boolean newestRead = false;
+            for (int index : newestFirst) {
+                Message<byte[]> record = records.get(index);
+                reads[index] = newestRead ? new Read<>(record, record.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null), null, null)
+                        : read(record);
+                newestRead = newestRead || reads[index].event != null;
+            }
+        });
+        return Arrays.asList(reads);
+    }
+
     /** A batch as {@linkplain #read(List, ToLongFunction) read}. */
     public record Batch<T>(List<Read<T>> reads, Map<String, T> newestByCluster) {
 
@@ -136,10 +167,17 @@ public final class EventInbox<T extends RayscaleEvent> {
         }
     }
 
-    /** Hands a read event to {@code handler}, acking when it completes; sets the record aside if it was unreadable or failed. */
+    /**
+     * Hands a read event to {@code handler}, acking when it completes; sets the record aside if it was unreadable or failed;
+     * acknowledges a superseded one without handling it.
+     */
     public CompletionStage<Void> deliver(Read<T> read, Function<T, CompletionStage<?>> handler) {
         Message<byte[]> record = read.record;
         IncomingKafkaRecordMetadata<?, ?> kafka = read.kafka;
+        if (read.superseded()) {
+            count(ACCEPTED);
+            return record.ack();
+        }
         if (read.event == null) {
             return setAside(record, kafka, read.unreadable, read.unreadable instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION
                     : read.unreadable instanceof RefusedEventException ? REFUSED : INVALID);
@@ -178,7 +216,7 @@ public final class EventInbox<T extends RayscaleEvent> {
         return settled;
     }
 
-    /** A record as {@linkplain #read(Message) read}: its event, or (event empty) what made it unreadable. */
+    /** A record as {@linkplain #read(Message) read}: its event, or (event empty) what made it unreadable, or neither if it was superseded unread. */
     public static final class Read<T> {
 
         private final Message<byte[]> record;
@@ -195,6 +233,11 @@ public final class EventInbox<T extends RayscaleEvent> {
 
         public Optional<T> event() {
             return Optional.ofNullable(event);
+        }
+
+        /** True if the record was left unread, a newer one of its key in the same batch read well: delivering it acknowledges it. */
+        public boolean superseded() {
+            return event == null && unreadable == null;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.rayscale.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rayscale.events.CloudEventHeaders;
 import dev.rayscale.events.EventType;
 import dev.rayscale.events.ScaleDecision;
@@ -190,6 +191,57 @@ class EventInboxTest {
         topic.release();
     }
 
+    /**
+     * A reader behind its partitions: of one key's records only the last that reads well is decoded and handled; those
+     * before it are acknowledged unread, those after it (unreadable) set aside; records without a key are each read (and refused).
+     */
+    @Test
+    void ofOneKeysRecordsInABatchOnlyTheLastReadableIsReadAndHandled() {
+        String a = "default/raycluster-autoscaler";
+        String b = "team-b/other";
+        List<AtomicBoolean> acked = new ArrayList<>();
+        List<Message<byte[]>> batch = new ArrayList<>();
+        for (String[] idAndCluster : new String[][] {{"a-1", a}, {"b-1", b}, {"a-2", a}, {"a-3", a}, {null, a}, {"unkeyed-1", null},
+                {"unkeyed-2", null}}) {
+            AtomicBoolean ack = new AtomicBoolean();
+            acked.add(ack);
+            String cluster = idAndCluster[1];
+            byte[] value = idAndCluster[0] == null ? "not json".getBytes(StandardCharsets.UTF_8) : decision(idAndCluster[0], cluster == null ? a : cluster);
+            batch.add(record(value, new RecordHeaders(), cluster, ack, new AtomicBoolean()));
+        }
+
+        List<EventInbox.Read<ScaleDecision>> reads = inbox.readNewestOfEachKey(batch);
+        List<String> handled = new ArrayList<>();
+        reads.forEach(read -> inbox.deliver(read, decision -> {
+            handled.add(decision.id());
+            return done();
+        }).toCompletableFuture().join());
+
+        assertThat(reads).extracting(EventInbox.Read::superseded).containsExactly(true, false, true, false, false, false, false);
+        assertThat(handled).containsExactly("b-1", "a-3");
+        assertThat(acked).allMatch(AtomicBoolean::get);
+        assertThat(topic.values).hasSize(3);
+        assertThat(registry.counter("test.decisions", "outcome", "accepted").count()).isEqualTo(4);
+        assertThat(registry.counter("test.decisions", "outcome", "invalid").count()).isEqualTo(3);
+    }
+
+    /** A key's last record that cannot be read supersedes nothing: the one before it is read and handled. */
+    @Test
+    void aKeysLastRecordThatCannotBeReadLeavesTheOneBeforeItToBeRead() {
+        String a = "default/raycluster-autoscaler";
+        List<Message<byte[]>> batch = List.of(record(decision("a-1", a), new RecordHeaders(), a, new AtomicBoolean(), new AtomicBoolean()),
+                record(decision("a-2", "other/cluster"), new RecordHeaders(), a, new AtomicBoolean(), new AtomicBoolean()));
+        List<String> handled = new ArrayList<>();
+
+        inbox.readNewestOfEachKey(batch).forEach(read -> inbox.deliver(read, decision -> {
+            handled.add(decision.id());
+            return done();
+        }).toCompletableFuture().join());
+
+        assertThat(handled).containsExactly("a-1");
+        assertThat(topic.reason()).contains("record key: expected the cluster id other/cluster, found " + a);
+    }
+
     private record Delivery(boolean acked, boolean nacked) {
     }
 
@@ -222,6 +274,16 @@ class EventInboxTest {
 
     private static byte[] decision() {
         return EventSchemas.readResource("examples/scale-decision/walkthrough.json").toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The example decision with another id, of the cluster {@code namespace/name}. */
+    private static byte[] decision(String id, String cluster) {
+        ObjectNode tree = (ObjectNode) EventSchemas.readResource("examples/scale-decision/walkthrough.json");
+        tree.put("id", id);
+        ObjectNode ref = (ObjectNode) tree.get("cluster");
+        ref.put("namespace", cluster.substring(0, cluster.indexOf('/')));
+        ref.put("name", cluster.substring(cluster.indexOf('/') + 1));
+        return tree.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static RecordHeaders headers() {

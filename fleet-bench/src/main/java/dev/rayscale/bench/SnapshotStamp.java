@@ -1,0 +1,76 @@
+package dev.rayscale.bench;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.time.Instant;
+
+/**
+ * What the bench follows of a snapshot: its id, sequence, observation time and the GCS state version it carries (null
+ * when the GCS was not read), read from its JSON without binding the rest. The bench's reader shares the machine with what
+ * it measures and reads every snapshot of the fleet; binding each whole was about half of its work (docs/fleet-bench-log.md).
+ * The services that act on snapshots read them whole and check them; a snapshot is bound here only when the bench plans it.
+ */
+record SnapshotStamp(String id, long sequence, long observedAtMillis, Long stateVersion) {
+
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /**
+     * @throws IllegalArgumentException if {@code json} is not a JSON object with an id, a sequence and an observation time
+     */
+    static SnapshotStamp of(byte[] json) {
+        String id = null;
+        Long sequence = null;
+        Instant observedAt = null;
+        Long stateVersion = null;
+        try (JsonParser parser = JSON.createParser(json)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("a snapshot is a JSON object");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                switch (field) {
+                    case "id" -> id = parser.getValueAsString();
+                    case "sequence" -> sequence = value == JsonToken.VALUE_NUMBER_INT ? parser.getLongValue() : null;
+                    case "observedAt" -> observedAt = value == JsonToken.VALUE_STRING ? Instant.parse(parser.getText()) : null;
+                    case "sources" -> stateVersion = gcsStateVersion(parser);
+                    default -> parser.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException unreadable) {
+            throw new IllegalArgumentException("not a snapshot: " + unreadable.getMessage(), unreadable);
+        }
+        if (id == null || sequence == null || observedAt == null) {
+            throw new IllegalArgumentException("a snapshot without its id, sequence or observedAt");
+        }
+        return new SnapshotStamp(id, sequence, observedAt.toEpochMilli(), stateVersion);
+    }
+
+    /** {@code sources.gcs.stateVersion}, the parser at {@code sources}' value; leaves it at that value's end. */
+    private static Long gcsStateVersion(JsonParser parser) throws IOException {
+        Long version = null;
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            parser.skipChildren();
+            return null;
+        }
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String source = parser.currentName();
+            if (parser.nextToken() == JsonToken.START_OBJECT && source.equals("gcs")) {
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = parser.currentName();
+                    JsonToken value = parser.nextToken();
+                    if (field.equals("stateVersion") && value == JsonToken.VALUE_NUMBER_INT) {
+                        version = parser.getLongValue();
+                    } else {
+                        parser.skipChildren();
+                    }
+                }
+            } else {
+                parser.skipChildren();
+            }
+        }
+        return version;
+    }
+}
