@@ -44,9 +44,10 @@ final class ChainReader implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ChainReader.class);
     /**
      * Records are read without the JSON Schema check (the services that read them check it): the bench's reader shares
-     * the machine with what it measures, and the check was most of its CPU (0.1 of a core at 100 changes/s). The JSON,
-     * the schema version, the records' own field checks and the CloudEvents headers still apply. Snapshots, the most of
-     * its records, are read only as far as the bench follows them ({@link SnapshotStamp}).
+     * the machine with what it measures, and the check was most of its CPU (0.1 of a core at 100 changes/s). For decisions
+     * and results the JSON, the schema version, the records' own field checks and the CloudEvents headers still apply;
+     * snapshots, the most of its records, are read only as far as the bench follows them ({@link SnapshotStamp}), so a
+     * snapshot counts as unreadable here only if that much of it cannot be read.
      */
     private static final boolean STRICT = false;
     private static final Duration READ_BACK_PATIENCE = Duration.ofMinutes(3);

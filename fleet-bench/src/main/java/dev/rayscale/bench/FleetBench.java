@@ -51,8 +51,9 @@ public final class FleetBench {
     /** How often the simulator passes over each cluster (operator, kubelet, Ray) when it keeps up. */
     static final Duration TICK = Duration.ofMillis(500);
     /**
-     * The threads that pass over the clusters. A pass mostly waits, on the simulated API server's one store lock, which
-     * every write of the fleet and of Rayscale takes: with two, a cluster's pass waited behind two others' waits.
+     * The threads that pass over the clusters. A pass can wait on the simulated API server's one store lock, which every
+     * write of the fleet and of Rayscale takes: with two threads, the clusters due behind two such waits were late
+     * (passes 1.06-1.09 s apart at p99 at 1,000 clusters; 0.63-0.76 s with four, docs/fleet-bench-log.md).
      */
     static final int SIMULATOR_THREADS = 4;
 
@@ -128,6 +129,7 @@ public final class FleetBench {
         Chain chain = new Chain();
         fleet.onPatchSent(chain::patchSent);
         Usage usage = new Usage(services, members);
+        HandledRecords handled = new HandledRecords(member -> InstanceShare.counted(services, member));
         try (ChainReader reader = new ChainReader(bootstrapServers, chain);
                 GroupLag lag = new GroupLag(bootstrapServers, List.of(services.group(Service.PLANNER), services.group(Service.ACTUATOR)))) {
             ScheduledExecutorService schedule = Executors.newScheduledThreadPool(2, runnable -> {
@@ -155,7 +157,8 @@ public final class FleetBench {
                 }, 0, 2, TimeUnit.SECONDS);
                 out.accept(String.format(Locale.ROOT, "measuring %d s: the same changes go on ...", settings.duration().toSeconds()));
                 usage.begin();
-                rebalances = rebalanceHalfway(services, options, members);
+                handled.begin(members);
+                rebalances = rebalanceHalfway(services, options, members, handled);
                 sleep(settings.duration().minus(Duration.ofNanos(System.nanoTime() - started)));
             } finally {
                 // Also when the run fails: changes must not go on being made into a fleet being closed.
@@ -164,7 +167,7 @@ public final class FleetBench {
             double seconds = (System.nanoTime() - started) / 1e9;
             usage.end(seconds);
             out.accept("changes stopped; waiting for the last ones to be acted on ...");
-            List<InstanceShare> shares = InstanceShare.read(services, usage.coresByMember());
+            List<InstanceShare> shares = InstanceShare.read(handled, usage.coresByMember());
             Chain.Account account = drain(chain, reader);
             return new BenchReport(settings, load.maxWorkers(), seconds, account, usage.figures(), lag.max(), fleet.invariants(),
                     fleet.passIntervalsMillis(), reader.unreadable(), ServiceLogs.unexpectedErrors(work.resolve("logs")).size(), rebalances,
@@ -185,7 +188,8 @@ public final class FleetBench {
     }
 
     /** With several planners or actuators: the second of each stops (SIGTERM) halfway and starts again {@link #REJOIN_AFTER} later. */
-    private List<String> rebalanceHalfway(RayscaleServices services, Map<Service, List<String>> options, List<Member> members) {
+    private List<String> rebalanceHalfway(RayscaleServices services, Map<Service, List<String>> options, List<Member> members,
+            HandledRecords handled) {
         List<Member> rejoining = members.stream().filter(member -> member.copy() == 2).toList();
         if (rejoining.isEmpty()) {
             return List.of();
@@ -195,6 +199,7 @@ public final class FleetBench {
         List<String> done = new ArrayList<>();
         for (Member member : rejoining) {
             out.accept("stopping " + member.name() + " (its group rebalances) ...");
+            handled.stopping(member);
             services.stop(member);
         }
         sleep(REJOIN_AFTER);

@@ -11,8 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One instance's part of its service's load: the records it handled, from its own metrics (since its last start: a copy
- * stopped and started again counts from then), and its CPU over the measured window.
+ * One instance's part of its service's load: the records it handled and its CPU, over the measured window (an instance
+ * stopped and started again halfway counts both its runs: {@link HandledRecords}).
  *
  * @param records snapshots planned or skipped (a planner), decisions answered (an actuator); -1 if its metrics could not be read
  */
@@ -24,19 +24,23 @@ public record InstanceShare(Member member, long records, double cores) {
             Service.ACTUATOR, List.of("rayscale_actuator_outcomes_total"));
 
     /** The shares of every planner and actuator instance, when a service has more than one; none otherwise. */
-    static List<InstanceShare> read(RayscaleServices services, Map<Member, Double> cores) {
+    static List<InstanceShare> read(HandledRecords records, Map<Member, Double> cores) {
         List<InstanceShare> shares = new ArrayList<>();
         for (Map.Entry<Member, Double> entry : cores.entrySet()) {
             Member member = entry.getKey();
             boolean shared = cores.keySet().stream().filter(other -> other.service() == member.service()).count() > 1;
             if (shared && RECORDS.containsKey(member.service())) {
-                shares.add(new InstanceShare(member, records(services, member), entry.getValue()));
+                shares.add(new InstanceShare(member, records.measured(member), entry.getValue()));
             }
         }
         return shares;
     }
 
-    private static long records(RayscaleServices services, Member member) {
+    /** The records {@code member} counted since its last start (0 for a service whose records are not counted); -1 if unread. */
+    static long counted(RayscaleServices services, Member member) {
+        if (!RECORDS.containsKey(member.service())) {
+            return 0;
+        }
         try {
             Map<String, Double> samples = ProcessStats.metrics(services.port(member));
             return Math.round(samples.entrySet().stream()
@@ -65,8 +69,8 @@ public record InstanceShare(Member member, long records, double cores) {
             lines.add(String.format(Locale.ROOT, "  %-22s %,12d %5.0f%% %10.2f %5.0f%%", share.member().name(), share.records(),
                     percent(share.records(), records), share.cores(), percent(share.cores(), cores)));
         }
-        lines.add("  (records since each instance's last start, from its metrics: snapshots planned or skipped, decisions answered; "
-                + "CPU over the measured window)");
+        lines.add("  (over the measured window, a restarted instance's two runs together; records from its metrics: snapshots planned "
+                + "or skipped, decisions answered)");
         return lines;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import dev.rayscale.events.codec.IsoInstant;
 import java.time.Instant;
 
 /**
@@ -32,12 +33,15 @@ record SnapshotStamp(String id, long sequence, long observedAtMillis, Long state
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
                 switch (field) {
-                    case "id" -> id = parser.getValueAsString();
+                    case "id" -> id = value == JsonToken.VALUE_STRING ? parser.getText() : null;
                     case "sequence" -> sequence = value == JsonToken.VALUE_NUMBER_INT ? parser.getLongValue() : null;
-                    case "observedAt" -> observedAt = value == JsonToken.VALUE_STRING ? Instant.parse(parser.getText()) : null;
+                    case "observedAt" -> observedAt = value == JsonToken.VALUE_STRING ? IsoInstant.parse(parser.getText()) : null;
                     case "sources" -> stateVersion = gcsStateVersion(parser);
-                    default -> parser.skipChildren();
+                    default -> { }
                 }
+                // What is not read, or is of the wrong kind, is passed over whole, so that its fields are never taken for the
+                // snapshot's own (at the end of sources, as at a plain value, this does nothing).
+                parser.skipChildren();
             }
         } catch (IOException | RuntimeException unreadable) {
             throw new IllegalArgumentException("not a snapshot: " + unreadable.getMessage(), unreadable);

@@ -48,7 +48,8 @@ class SnapshotStampTest {
 
     @Test
     void whatIsNotASnapshotIsRefused() {
-        for (String json : List.of("[1]", "{\"id\":\"a\",\"sequence\":1}", "{\"id\":\"a\",\"sequence\":1,\"observedAt\":\"yesterday\"}", "{\"id\":")) {
+        for (String json : List.of("[1]", "{\"id\":\"a\",\"sequence\":1}", "{\"id\":\"a\",\"sequence\":1,\"observedAt\":\"yesterday\"}", "{\"id\":",
+                "{\"id\":\"a\",\"observedAt\":\"2026-12-06T00:00:00Z\",\"sequence\":{\"sequence\":5}}")) {
             assertThatThrownBy(() -> SnapshotStamp.of(json.getBytes(StandardCharsets.UTF_8))).as(json).isInstanceOf(IllegalArgumentException.class);
         }
     }

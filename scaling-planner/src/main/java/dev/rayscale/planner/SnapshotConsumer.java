@@ -30,7 +30,7 @@ import org.jboss.logging.Logger;
  * {@code rayscale.decisions} when it changes something. A snapshot is acknowledged only once its
  * decision is on the broker (up to {@value #PIPELINED_DECISIONS} on their way at once); what cannot be
  * read goes to {@code rayscale.scaling-planner.dlq}. Snapshots come in the batches a poll returns; of one cluster's
- * snapshots in a batch only the newest is read and planned.
+ * snapshots in a batch only the newest is planned.
  */
 @ApplicationScoped
 public class SnapshotConsumer {
@@ -83,17 +83,20 @@ public class SnapshotConsumer {
     /**
      * Plans the records in order, except a snapshot followed in the same batch by a newer one of its cluster: that
      * one's decision would be superseded before the actuator read it (a backlog after a pause or a rebalance, or a
-     * planner that falls behind a fleet), so it is acknowledged unread ({@link EventInbox#readNewestOfEachKey}) and
-     * counted, and the newest is planned. Reading is most of the planner's work, so a planner behind its partitions
-     * catches up the faster the further behind it is.
+     * planner that falls behind a fleet), so it is acknowledged unplanned and counted, and the newest is planned.
      */
     void handle(List<? extends Message<byte[]>> records) {
-        for (EventInbox.Read<ClusterSnapshot> read : inbox.readNewestOfEachKey(records)) {
-            if (read.superseded()) {
-                metrics.superseded();
-            }
-            inbox.deliver(read, this::plan).toCompletableFuture().join();
+        EventInbox.Batch<ClusterSnapshot> batch = inbox.read(records, ClusterSnapshot::sequence);
+        for (EventInbox.Read<ClusterSnapshot> read : batch.reads()) {
+            inbox.deliver(read, snapshot -> snapshot.sequence() < batch.newest(snapshot).sequence() ? superseded(snapshot) : plan(snapshot))
+                    .toCompletableFuture().join();
         }
+    }
+
+    private CompletionStage<Void> superseded(ClusterSnapshot snapshot) {
+        metrics.superseded();
+        LOG.debugf("%s: snapshot %d superseded by a newer one in the same batch; not planned", snapshot.cluster().id(), snapshot.sequence());
+        return CompletableFuture.completedFuture(null);
     }
 
     private CompletionStage<Void> plan(ClusterSnapshot snapshot) {

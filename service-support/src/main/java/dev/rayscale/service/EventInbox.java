@@ -7,8 +7,6 @@ import dev.rayscale.events.codec.UnsupportedSchemaVersionException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,43 +117,17 @@ public final class EventInbox<T extends RayscaleEvent> {
 
     /**
      * Reads a batch whole: each record's read, and per cluster its newest event by {@code order} (the first of equals),
-     * so that what a later event of the same cluster supersedes can be answered without work.
+     * so that what a later event of the same cluster supersedes can be answered without work. Every record is read, so
+     * that what cannot be is set aside with its reason even when a newer event supersedes it; the records are read in
+     * parallel (on the common pool; the deserializer and the admission check keep no state), as reading is most of a
+     * reader's work and a service with more than a core can spread it.
      */
     public Batch<T> read(List<? extends Message<byte[]>> records, ToLongFunction<T> order) {
-        List<Read<T>> reads = records.stream().map(this::read).toList();
+        List<Read<T>> reads = records.parallelStream().map(this::read).toList();
         Map<String, T> newest = new HashMap<>();
         reads.forEach(read -> read.event().ifPresent(event -> newest.merge(event.cluster().id(), event,
                 (kept, next) -> order.applyAsLong(next) > order.applyAsLong(kept) ? next : kept)));
         return new Batch<>(reads, newest);
-    }
-
-    /**
-     * Reads a batch as a reader that wants only each cluster's newest event does: of one record key's records, only the
-     * last that reads well is decoded, and those before it come back {@linkplain Read#superseded() superseded}, unread.
-     * A record's key is its cluster (a record whose key is not is refused when read), and one key's records are in the
-     * order they were written, so what is skipped is what a newer event of its cluster replaces. Decoding is most of
-     * such a reader's work, and a reader behind its partitions skips most of its records this way: the further behind,
-     * the more of each batch one key's newer records supersede. Records without a key are each read (and refused).
-     * Keys are read in parallel (on the common pool), as they are independent: a reader with more than a core uses them.
-     */
-    public List<Read<T>> readNewestOfEachKey(List<? extends Message<byte[]>> records) {
-        Map<Object, List<Integer>> newestFirstByKey = new HashMap<>();
-        for (int index = records.size() - 1; index >= 0; index--) {
-            Object key = records.get(index).getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getKey).orElse(null);
-            newestFirstByKey.computeIfAbsent(key == null ? new Object() : key, group -> new ArrayList<>()).add(index);
-        }
-        @SuppressWarnings("unchecked")
-        Read<T>[] reads = new Read[records.size()];
-        newestFirstByKey.values().parallelStream().forEach(newestFirst -> {
-            boolean newestRead = false;
-            for (int index : newestFirst) {
-                Message<byte[]> record = records.get(index);
-                reads[index] = newestRead ? new Read<>(record, record.getMetadata(IncomingKafkaRecordMetadata.class).orElse(null), null, null)
-                        : read(record);
-                newestRead = newestRead || reads[index].event != null;
-            }
-        });
-        return Arrays.asList(reads);
     }
 
     /** A batch as {@linkplain #read(List, ToLongFunction) read}. */
@@ -167,17 +139,10 @@ public final class EventInbox<T extends RayscaleEvent> {
         }
     }
 
-    /**
-     * Hands a read event to {@code handler}, acking when it completes; sets the record aside if it was unreadable or failed;
-     * acknowledges a superseded one without handling it.
-     */
+    /** Hands a read event to {@code handler}, acking when it completes; sets the record aside if it was unreadable or failed. */
     public CompletionStage<Void> deliver(Read<T> read, Function<T, CompletionStage<?>> handler) {
         Message<byte[]> record = read.record;
         IncomingKafkaRecordMetadata<?, ?> kafka = read.kafka;
-        if (read.superseded()) {
-            count(ACCEPTED);
-            return record.ack();
-        }
         if (read.event == null) {
             return setAside(record, kafka, read.unreadable, read.unreadable instanceof UnsupportedSchemaVersionException ? UNSUPPORTED_VERSION
                     : read.unreadable instanceof RefusedEventException ? REFUSED : INVALID);
@@ -216,7 +181,7 @@ public final class EventInbox<T extends RayscaleEvent> {
         return settled;
     }
 
-    /** A record as {@linkplain #read(Message) read}: its event, or (event empty) what made it unreadable, or neither if it was superseded unread. */
+    /** A record as {@linkplain #read(Message) read}: its event, or (event empty) what made it unreadable. */
     public static final class Read<T> {
 
         private final Message<byte[]> record;
@@ -233,11 +198,6 @@ public final class EventInbox<T extends RayscaleEvent> {
 
         public Optional<T> event() {
             return Optional.ofNullable(event);
-        }
-
-        /** True if the record was left unread, a newer one of its key in the same batch read well: delivering it acknowledges it. */
-        public boolean superseded() {
-            return event == null && unreadable == null;
         }
     }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -192,54 +193,31 @@ class EventInboxTest {
     }
 
     /**
-     * A reader behind its partitions: of one key's records only the last that reads well is decoded and handled; those
-     * before it are acknowledged unread, those after it (unreadable) set aside; records without a key are each read (and refused).
+     * A batch is read whole, in parallel, yet comes back in the records' order; each cluster's newest event is the one of
+     * highest order, and a record that cannot be read is set aside when delivered even though a newer event of its
+     * cluster supersedes it.
      */
     @Test
-    void ofOneKeysRecordsInABatchOnlyTheLastReadableIsReadAndHandled() {
+    void aBatchReadInParallelKeepsTheRecordsOrderAndSetsAsideWhatCannotBeRead() {
         String a = "default/raycluster-autoscaler";
         String b = "team-b/other";
-        List<AtomicBoolean> acked = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
         List<Message<byte[]>> batch = new ArrayList<>();
-        for (String[] idAndCluster : new String[][] {{"a-1", a}, {"b-1", b}, {"a-2", a}, {"a-3", a}, {null, a}, {"unkeyed-1", null},
-                {"unkeyed-2", null}}) {
-            AtomicBoolean ack = new AtomicBoolean();
-            acked.add(ack);
-            String cluster = idAndCluster[1];
-            byte[] value = idAndCluster[0] == null ? "not json".getBytes(StandardCharsets.UTF_8) : decision(idAndCluster[0], cluster == null ? a : cluster);
-            batch.add(record(value, new RecordHeaders(), cluster, ack, new AtomicBoolean()));
+        for (int i = 0; i < 200; i++) {
+            String cluster = i % 3 == 0 ? b : a;
+            String id = "d-" + i;
+            byte[] value = i % 7 == 3 ? "not json".getBytes(StandardCharsets.UTF_8) : decision(id, cluster, 1000 - i % 100);
+            ids.add(i % 7 == 3 ? null : id);
+            batch.add(record(value, new RecordHeaders(), cluster, new AtomicBoolean(), new AtomicBoolean()));
         }
 
-        List<EventInbox.Read<ScaleDecision>> reads = inbox.readNewestOfEachKey(batch);
-        List<String> handled = new ArrayList<>();
-        reads.forEach(read -> inbox.deliver(read, decision -> {
-            handled.add(decision.id());
-            return done();
-        }).toCompletableFuture().join());
+        EventInbox.Batch<ScaleDecision> read = inbox.read(batch, ScaleDecision::snapshotSequence);
+        read.reads().forEach(each -> inbox.deliver(each, decision -> done()).toCompletableFuture().join());
 
-        assertThat(reads).extracting(EventInbox.Read::superseded).containsExactly(true, false, true, false, false, false, false);
-        assertThat(handled).containsExactly("b-1", "a-3");
-        assertThat(acked).allMatch(AtomicBoolean::get);
-        assertThat(topic.values).hasSize(3);
-        assertThat(registry.counter("test.decisions", "outcome", "accepted").count()).isEqualTo(4);
-        assertThat(registry.counter("test.decisions", "outcome", "invalid").count()).isEqualTo(3);
-    }
-
-    /** A key's last record that cannot be read supersedes nothing: the one before it is read and handled. */
-    @Test
-    void aKeysLastRecordThatCannotBeReadLeavesTheOneBeforeItToBeRead() {
-        String a = "default/raycluster-autoscaler";
-        List<Message<byte[]>> batch = List.of(record(decision("a-1", a), new RecordHeaders(), a, new AtomicBoolean(), new AtomicBoolean()),
-                record(decision("a-2", "other/cluster"), new RecordHeaders(), a, new AtomicBoolean(), new AtomicBoolean()));
-        List<String> handled = new ArrayList<>();
-
-        inbox.readNewestOfEachKey(batch).forEach(read -> inbox.deliver(read, decision -> {
-            handled.add(decision.id());
-            return done();
-        }).toCompletableFuture().join());
-
-        assertThat(handled).containsExactly("a-1");
-        assertThat(topic.reason()).contains("record key: expected the cluster id other/cluster, found " + a);
+        assertThat(read.reads()).extracting(each -> each.event().map(ScaleDecision::id).orElse(null)).containsExactlyElementsOf(ids);
+        assertThat(read.newestByCluster().get(a).id()).isEqualTo("d-100");
+        assertThat(read.newestByCluster().get(b).id()).isEqualTo("d-0");
+        assertThat(topic.values).hasSize((int) ids.stream().filter(Objects::isNull).count());
     }
 
     private record Delivery(boolean acked, boolean nacked) {
@@ -276,10 +254,11 @@ class EventInboxTest {
         return EventSchemas.readResource("examples/scale-decision/walkthrough.json").toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The example decision with another id, of the cluster {@code namespace/name}. */
-    private static byte[] decision(String id, String cluster) {
+    /** The example decision with another id and snapshot sequence, of the cluster {@code namespace/name}. */
+    private static byte[] decision(String id, String cluster, long snapshotSequence) {
         ObjectNode tree = (ObjectNode) EventSchemas.readResource("examples/scale-decision/walkthrough.json");
         tree.put("id", id);
+        tree.put("snapshotSequence", snapshotSequence);
         ObjectNode ref = (ObjectNode) tree.get("cluster");
         ref.put("namespace", cluster.substring(0, cluster.indexOf('/')));
         ref.put("name", cluster.substring(cluster.indexOf('/') + 1));
