@@ -53,7 +53,7 @@ public final class FleetBench {
     /**
      * The threads that pass over the clusters. A pass can wait on the simulated API server's one store lock, which every
      * write of the fleet and of Rayscale takes: with two threads, the clusters due behind two such waits were late
-     * (passes 1.06-1.09 s apart at p99 at 1,000 clusters; 0.63-0.76 s with four, docs/fleet-bench-log.md).
+     * (passes 1.06-1.09 s apart at p99 at 1,000 clusters; 0.63-0.79 s with four, docs/fleet-bench-log.md).
      */
     static final int SIMULATOR_THREADS = 4;
 

@@ -25,7 +25,10 @@ final class HandledRecords {
         members.forEach(member -> base.put(member, counted.applyAsLong(member)));
     }
 
-    /** {@code member} is about to stop: its count so far is banked, and its next start counts from zero. */
+    /**
+     * {@code member} is about to stop: its count so far is banked, and its next start counts from zero. What it handles
+     * while it stops (the batch under way) is not counted.
+     */
     synchronized void stopping(Member member) {
         banked.merge(member, sinceBase(member), HandledRecords::sum);
         base.put(member, 0L);
