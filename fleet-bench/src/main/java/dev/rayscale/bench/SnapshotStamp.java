@@ -1,10 +1,11 @@
 package dev.rayscale.bench;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import java.io.IOException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rayscale.events.codec.EventJson;
 import dev.rayscale.events.codec.IsoInstant;
+import java.io.IOException;
 import java.time.Instant;
 
 /**
@@ -15,8 +16,6 @@ import java.time.Instant;
  */
 record SnapshotStamp(String id, long sequence, long observedAtMillis, Long stateVersion) {
 
-    private static final JsonFactory JSON = new JsonFactory();
-
     /**
      * @throws IllegalArgumentException if {@code json} is not a JSON object with an id, a sequence and an observation time
      */
@@ -25,7 +24,7 @@ record SnapshotStamp(String id, long sequence, long observedAtMillis, Long state
         Long sequence = null;
         Instant observedAt = null;
         Long stateVersion = null;
-        try (JsonParser parser = JSON.createParser(json)) {
+        try (JsonParser parser = EventJson.mapper().createParser(json)) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("a snapshot is a JSON object");
             }
@@ -52,29 +51,10 @@ record SnapshotStamp(String id, long sequence, long observedAtMillis, Long state
         return new SnapshotStamp(id, sequence, observedAt.toEpochMilli(), stateVersion);
     }
 
-    /** {@code sources.gcs.stateVersion}, the parser at {@code sources}' value; leaves it at that value's end. */
+    /** {@code sources.gcs.stateVersion}, the parser at {@code sources}' value (a few fields: read as a tree); null if absent. */
     private static Long gcsStateVersion(JsonParser parser) throws IOException {
-        Long version = null;
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            parser.skipChildren();
-            return null;
-        }
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String source = parser.currentName();
-            if (parser.nextToken() == JsonToken.START_OBJECT && source.equals("gcs")) {
-                while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = parser.currentName();
-                    JsonToken value = parser.nextToken();
-                    if (field.equals("stateVersion") && value == JsonToken.VALUE_NUMBER_INT) {
-                        version = parser.getLongValue();
-                    } else {
-                        parser.skipChildren();
-                    }
-                }
-            } else {
-                parser.skipChildren();
-            }
-        }
-        return version;
+        JsonNode sources = parser.readValueAsTree();
+        JsonNode version = sources == null ? null : sources.path("gcs").path("stateVersion");
+        return version != null && version.isIntegralNumber() ? version.asLong() : null;
     }
 }

@@ -44,6 +44,8 @@ class SnapshotStampTest {
 
         ((ObjectNode) reordered.get("sources").get("gcs")).remove("stateVersion");
         assertThat(SnapshotStamp.of(reordered.toString().getBytes(StandardCharsets.UTF_8)).stateVersion()).isNull();
+        reordered.putNull("sources");
+        assertThat(SnapshotStamp.of(reordered.toString().getBytes(StandardCharsets.UTF_8)).stateVersion()).as("sources null").isNull();
     }
 
     @Test
