@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A line chart as inline SVG, drawn by hand so that a report is one static file that needs no script, no network and no
+ * A line or point chart as inline SVG, drawn by hand so that a report is one static file that needs no script, no network and no
  * library to be read (and prints the same every time, for the recordings' goldens): a few series over the same x axis,
  * both axes from zero with round ticks, gridlines and a title with the unit, a legend, and dashed marks.
  */
@@ -18,7 +18,11 @@ public final class SvgChart {
     private static final int TOP = 36;
     private static final int BOTTOM = 52;
 
-    private record Series(String color, String label, double[] xs, double[] ys, boolean steps) {
+    private enum Style {
+        LINE, STEPS, POINTS
+    }
+
+    private record Series(String color, String label, double[] xs, double[] ys, Style style) {
     }
 
     private final String xTitle;
@@ -36,13 +40,19 @@ public final class SvgChart {
     }
 
     public SvgChart line(String color, String label, double[] xs, double[] ys) {
-        series.add(new Series(color, label, xs, ys, false));
+        series.add(new Series(color, label, xs, ys, Style.LINE));
         return this;
     }
 
     /** A series that holds each value until the next one (a target, a count read now and then), drawn as steps. */
     public SvgChart steps(String color, String label, double[] xs, double[] ys) {
-        series.add(new Series(color, label, xs, ys, true));
+        series.add(new Series(color, label, xs, ys, Style.STEPS));
+        return this;
+    }
+
+    /** A series of unjoined points (each a separate case, as the policies a tune tried), drawn as dots. */
+    public SvgChart points(String color, String label, double[] xs, double[] ys) {
+        series.add(new Series(color, label, xs, ys, Style.POINTS));
         return this;
     }
 
@@ -84,14 +94,22 @@ public final class SvgChart {
         }
         int legend = 0;
         for (Series line : series) {
-            svg.append("<polyline class=\"series\" fill=\"none\" stroke=\"").append(line.color()).append("\" stroke-width=\"2\" points=\"");
-            for (int i = 0; i < line.xs().length; i++) {
-                if (line.steps() && i > 0) {
-                    svg.append(' ').append(x(line.xs()[i], xAxis)).append(',').append(y(line.ys()[i - 1], yAxis));
+            if (line.style() == Style.POINTS) {
+                for (int i = 0; i < line.xs().length; i++) {
+                    svg.append("<circle class=\"point\" r=\"4\" fill=\"").append(line.color()).append("\" cx=\"").append(x(line.xs()[i], xAxis))
+                            .append("\" cy=\"").append(y(line.ys()[i], yAxis)).append("\"/>");
                 }
-                svg.append(i == 0 ? "" : " ").append(x(line.xs()[i], xAxis)).append(',').append(y(line.ys()[i], yAxis));
+            } else {
+                svg.append("<polyline class=\"series\" fill=\"none\" stroke=\"").append(line.color()).append("\" stroke-width=\"2\" points=\"");
+                for (int i = 0; i < line.xs().length; i++) {
+                    if (line.style() == Style.STEPS && i > 0) {
+                        svg.append(' ').append(x(line.xs()[i], xAxis)).append(',').append(y(line.ys()[i - 1], yAxis));
+                    }
+                    svg.append(i == 0 ? "" : " ").append(x(line.xs()[i], xAxis)).append(',').append(y(line.ys()[i], yAxis));
+                }
+                svg.append("\"/>");
             }
-            svg.append("\"/><text class=\"legend\" x=\"").append(LEFT + 10 + legend * 210).append("\" y=\"18\" fill=\"")
+            svg.append("<text class=\"legend\" x=\"").append(LEFT + 10 + legend * 210).append("\" y=\"18\" fill=\"")
                     .append(line.color()).append("\">&#9632; ").append(Html.escape(line.label())).append("</text>");
             legend++;
         }

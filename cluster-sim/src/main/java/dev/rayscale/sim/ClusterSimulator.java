@@ -3,6 +3,9 @@ package dev.rayscale.sim;
 import dev.rayscale.events.Annotations;
 import dev.rayscale.events.PlacementStrategy;
 import dev.rayscale.events.Resources;
+import dev.rayscale.gcs.proto.ClusterResourceState;
+import dev.rayscale.gcs.proto.DrainNodeReply;
+import dev.rayscale.gcs.proto.DrainNodeRequest;
 import dev.rayscale.kuberay.Crds;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -493,6 +496,28 @@ public final class ClusterSimulator implements AutoCloseable {
 
     public String clusterId() {
         return namespace + "/" + name;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The GCS's {@code GetClusterResourceState}, answered in process for a caller that moves the clock itself (a replay in
+     * simulated time): as over gRPC, each read bumps the version (fact A1.2) and a read of a version the GCS never gave
+     * brings it down (A1.1).
+     */
+    public ClusterResourceState readGcs(long lastSeenVersion) {
+        return ray.read(lastSeenVersion);
+    }
+
+    /** The GCS's {@code DrainNode}, answered in process as {@link #readGcs} is: a busy node's drain is refused. */
+    public DrainNodeReply drainGcs(DrainNodeRequest request) {
+        return ray.drain(request);
     }
 
     public KubernetesClient client() {

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @TopCommand
 @Command(name = "rayscale", mixinStandardHelpOptions = true, version = "rayscale 0.1.0",
         description = "Event-driven autoscaling for Ray clusters on Kubernetes.",
-        subcommands = {PlanCommand.class, DemoCommand.class, BenchCommand.class, ExportCommand.class, AuditCommand.class, ReplayCommand.class, WhatIfCommand.class,
+        subcommands = {PlanCommand.class, DemoCommand.class, BenchCommand.class, ExportCommand.class, AuditCommand.class, ReplayCommand.class, WhatIfCommand.class, TuneCommand.class,
             BenchCollectorCommand.class, BenchAuditCommand.class})
 public class RayscaleCommand {
 }

@@ -12,7 +12,7 @@ import java.util.Set;
  * else a default from its resources that ranks node types the way cloud prices roughly do: 1 per CPU,
  * 0.125 per GiB of memory, 25 per GPU or other accelerator; other resources are free.
  */
-final class NodeCost {
+public final class NodeCost {
 
     static final BigDecimal PER_CPU = BigDecimal.ONE;
     static final BigDecimal PER_GIB = new BigDecimal("0.125");
@@ -25,7 +25,7 @@ final class NodeCost {
     private NodeCost() {
     }
 
-    static BigDecimal of(WorkerGroup group) {
+    public static BigDecimal of(WorkerGroup group) {
         return group.nodeCost() != null ? group.nodeCost() : fromResources(group.resources());
     }
 

@@ -1,0 +1,107 @@
+package dev.rayscale.cli;
+
+import dev.rayscale.audit.BuildInfo;
+import dev.rayscale.audit.Read;
+import dev.rayscale.audit.RecordSource;
+import dev.rayscale.planner.core.PlannerSettings;
+import dev.rayscale.tune.Objective;
+import dev.rayscale.tune.TuneHtml;
+import dev.rayscale.tune.TuneJson;
+import dev.rayscale.tune.TuneReport;
+import dev.rayscale.tune.Tuner;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code ./rayscale tune}: a cluster's recorded workload replayed closed-loop under other policies, and one recommended. */
+@Command(name = "tune", mixinStandardHelpOptions = true,
+        description = {"Reconstructs the workload behind a cluster's recorded snapshots, replays it on the simulated cluster with "
+                + "the planner in process (closed loop, in simulated time) under the recorded policy and a grid of others, and "
+                + "recommends one: calibration first (the recorded policy's replay against the recording; above 10% nothing is "
+                + "recommended), then each policy's worker-seconds, cost, task wait p50/p95/max, cold starts and scale events, "
+                + "the Pareto front of cost against wait p95, and the pick of the objective.",
+            "KEY: as what-if --set names it (idleTimeoutSeconds, upscalingMode, upscalingSpeed, group.NAME.minReplicas, "
+                + "planner.packing, ...)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:tuned (with or without a recommendation)", "2:bad input (arguments, an unreadable file, no broker, "
+                + "no snapshots of the cluster)"})
+public class TuneCommand implements Callable<Integer> {
+
+    @Mixin
+    RecordingOptions recording;
+
+    @Option(names = "--grid", paramLabel = "KEY=V1,V2,...", description = "Values to try for a key (repeatable; every combination "
+            + "is tried). Default: idleTimeoutSeconds=15,30,60,120,300 and upscalingMode=CONSERVATIVE,DEFAULT.")
+    List<String> grid = new ArrayList<>();
+
+    @Option(names = "--objective", paramLabel = "cost|wait|balanced", defaultValue = "balanced",
+            description = "What the recommendation optimises on the Pareto front (default: ${DEFAULT-VALUE}).")
+    String objective;
+
+    @Option(names = "--wait-budget", paramLabel = "SECONDS", description = "Instead of --objective: the lowest cost whose wait p95 is "
+            + "within SECONDS.")
+    Double waitBudget;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")
+    Path json;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "Also write the report as an HTML page with a chart of the front.")
+    Path html;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        Tuner tuner;
+        try {
+            tuner = new Tuner(grid, Objective.of(objective, waitBudget));
+        } catch (IllegalArgumentException bad) {
+            throw new ParameterException(spec.commandLine(), bad.getMessage());
+        }
+        recording.refuseAsOutput(json, spec.commandLine());
+        recording.refuseAsOutput(html, spec.commandLine());
+        try (RecordSource source = recording.open(spec.commandLine())) {
+            if (!recording.readEvents(source, read -> {
+                if (read instanceof Read.Snapshot snapshot) {
+                    tuner.accept(snapshot.full());
+                } else if (read instanceof Read.Event event) {
+                    tuner.accept(event.event());
+                }
+            }, spec.commandLine())) {
+                return 2;
+            }
+        }
+        List<String> clusters = tuner.clusters();
+        if (clusters.size() != 1) {
+            spec.commandLine().getErr().println("rayscale tune: " + (clusters.isEmpty() ? "the recording holds no snapshots"
+                    : "the recording holds " + clusters.size() + " clusters (" + String.join(", ", clusters) + "); name one with --cluster"));
+            return 2;
+        }
+        TuneReport report;
+        try {
+            report = tuner.tune(clusters.get(0), PlannerSettings.defaults(BuildInfo.plannerVersion()));
+        } catch (IllegalArgumentException unusable) {
+            spec.commandLine().getErr().println("rayscale tune: " + unusable.getMessage());
+            return 2;
+        }
+        if (json != null) {
+            TuneJson.write(report, json);
+        }
+        if (html != null) {
+            TuneHtml.write(report, html);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        report.print(out);
+        return 0;
+    }
+}

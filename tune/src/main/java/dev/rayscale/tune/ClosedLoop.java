@@ -1,0 +1,127 @@
+package dev.rayscale.tune;
+
+import dev.rayscale.audit.PolicyOverrides;
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.GroupTarget;
+import dev.rayscale.events.PodDeletion;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.planner.core.Planner;
+import dev.rayscale.planner.core.PlannerSettings;
+import dev.rayscale.sim.ClusterSimulator;
+import dev.rayscale.sim.ManualClock;
+import com.google.protobuf.ByteString;
+import dev.rayscale.gcs.proto.DrainNodeReason;
+import dev.rayscale.gcs.proto.DrainNodeRequest;
+import io.ray.v1.RayCluster;
+import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
+import io.ray.v1.rayclusterspec.workergroupspecs.ScaleStrategy;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A reconstructed workload run on the simulated cluster with the planner in process, in simulated time: the cluster is
+ * observed when the recording observed it, each snapshot planned under the policy tried, and each decision applied as the
+ * actuator would (each node to remove drained first, a refused one kept), as long after its snapshot as the recorded
+ * pipeline took.
+ */
+final class ClosedLoop {
+
+    /** The simulated cluster's step: its raylets report and its GCS pulls once a second (facts A3.16). */
+    private static final double STEP_SECONDS = 0.5;
+    /** How long the head and the recording's first workers may take to come up before the workload starts. */
+    private static final double WARM_UP_SECONDS = 1800;
+
+    private ClosedLoop() {
+    }
+
+    /**
+     * @param times when the recording observed its cluster, in the cluster's seconds from its first snapshot
+     * @return the replay's moments, on the cluster's clock
+     */
+    static List<Moment> run(Reconstruction reconstruction, double[] times, double lag, RecordedPolicy recorded, PolicyOverrides policy,
+            PlannerSettings settings) {
+        ManualClock clock = new ManualClock();
+        Planner planner = new Planner(policy.apply(settings));
+        List<Moment> moments = new ArrayList<>(times.length);
+        try (ClusterSimulator cluster = ClusterSimulator.manual(reconstruction.workload(), "tune", clock)) {
+            warmUp(cluster, clock);
+            cluster.begin();
+            double began = clock.seconds();
+            SimulatedCollector collector = new SimulatedCollector(cluster, reconstruction.workload().cluster().versions().ray());
+            MomentReader reader = new MomentReader();
+            Deque<Due> decisions = new ArrayDeque<>();
+            for (double at : times) {
+                while (!decisions.isEmpty() && decisions.peekFirst().at() <= at) {
+                    Due next = decisions.pollFirst();
+                    advanceTo(cluster, clock, began + next.at());
+                    apply(cluster, next.decision());
+                }
+                advanceTo(cluster, clock, began + at);
+                ClusterSnapshot snapshot = collector.observe(Instant.EPOCH.plusNanos((long) (at * 1e9)));
+                moments.add(reader.read(snapshot));
+                ScaleDecision decision = planner.plan(policy.apply(recorded.apply(snapshot)));
+                if (decision.changesAnything()) {
+                    decisions.addLast(new Due(at + lag, decision));
+                }
+            }
+        }
+        return moments;
+    }
+
+    /** As the actuator asks Ray before naming a pod: a node that took work since it was seen idle refuses, and stays. */
+    private static boolean drained(ClusterSimulator cluster, PodDeletion deletion) {
+        if (deletion.nodeId() == null) {
+            return true;
+        }
+        return cluster.drainGcs(DrainNodeRequest.newBuilder().setNodeId(ByteString.copyFrom(HexFormat.of().parseHex(deletion.nodeId())))
+                .setReason(DrainNodeReason.DRAIN_NODE_REASON_IDLE_TERMINATION).setReasonMessage("rayscale tune").build()).getIsAccepted();
+    }
+
+    /** A decision and when the actuator applies it. */
+    private record Due(double at, ScaleDecision decision) {
+    }
+
+    private static void advanceTo(ClusterSimulator cluster, ManualClock clock, double at) {
+        if (at > clock.seconds()) {
+            cluster.advance(clock, at - clock.seconds(), STEP_SECONDS);
+        }
+    }
+
+    /** Until the head's GCS answers and the groups' first replicas are Ray nodes, as they were when the recording began. */
+    private static void warmUp(ClusterSimulator cluster, ManualClock clock) {
+        int wanted = cluster.workerPods();
+        double end = clock.seconds() + WARM_UP_SECONDS;
+        while (clock.seconds() < end && !(cluster.gcsUp() && cluster.rayStats().registeredWorkers() >= wanted)) {
+            cluster.advance(clock, STEP_SECONDS, STEP_SECONDS);
+            wanted = Math.max(wanted, cluster.workerPods());
+        }
+    }
+
+    private static void apply(ClusterSimulator cluster, ScaleDecision decision) {
+        cluster.client().resources(RayCluster.class).inNamespace(cluster.namespace()).withName(cluster.name()).edit(rayCluster -> {
+            List<WorkerGroupSpecs> groups = rayCluster.getSpec().getWorkerGroupSpecs();
+            for (GroupTarget target : decision.groups()) {
+                if (target.index() >= groups.size() || !groups.get(target.index()).getGroupName().equals(target.name())) {
+                    continue;
+                }
+                WorkerGroupSpecs group = groups.get(target.index());
+                List<String> drained = target.toDelete().stream().filter(deletion -> drained(cluster, deletion)).map(PodDeletion::podName).toList();
+                group.setReplicas(target.targetReplicas() + target.toDelete().size() - drained.size());
+                if (!drained.isEmpty()) {
+                    ScaleStrategy strategy = group.getScaleStrategy() == null ? new ScaleStrategy() : group.getScaleStrategy();
+                    Set<String> named = new LinkedHashSet<>(strategy.getWorkersToDelete() == null ? List.of() : strategy.getWorkersToDelete());
+                    named.addAll(drained);
+                    strategy.setWorkersToDelete(new ArrayList<>(named));
+                    group.setScaleStrategy(strategy);
+                }
+            }
+            return rayCluster;
+        });
+    }
+}

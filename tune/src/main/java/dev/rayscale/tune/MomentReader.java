@@ -1,0 +1,125 @@
+package dev.rayscale.tune;
+
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.GangDemand;
+import dev.rayscale.events.PendingPod;
+import dev.rayscale.events.RayNode;
+import dev.rayscale.events.TaskDemand;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Reads one cluster's snapshots, in order, into {@link Moment}s, learning on the way what a moment alone cannot say: how
+ * fast the cluster's own clock ran against the recording's (Ray's idle clocks against {@code observedAt}: a demo runs
+ * its simulated cluster ten times faster than the wall clock), and how long worker pods took from creation to a Ray node.
+ */
+final class MomentReader {
+
+    /** Samples kept of each kind: enough for a median, bounded whatever the recording's length. */
+    private static final int SAMPLES = 10_000;
+
+    private Instant start;
+    private Instant last;
+    private final Map<String, long[]> idleSince = new HashMap<>();
+    private final List<Double> clockRates = new ArrayList<>();
+    /** Worker pods pending now: when created and when last seen pending, in the recording's seconds. */
+    private final Map<String, double[]> pendingPods = new HashMap<>();
+    private final List<Startup> startups = new ArrayList<>();
+    private final Set<String> seenPods = new HashSet<>();
+    private boolean first = true;
+
+    Moment read(ClusterSnapshot snapshot) {
+        if (start == null) {
+            start = snapshot.observedAt();
+        }
+        double at = seconds(snapshot.observedAt());
+        Map<String, Integer> replicas = new TreeMap<>();
+        snapshot.workerGroups().forEach(group -> replicas.put(group.name(), group.replicas()));
+        if (!snapshot.hasRayState()) {
+            last = snapshot.observedAt();
+            return new Moment(at, false, Map.of(), Map.of(), Map.of(), List.of(), Map.of(), replicas, 0);
+        }
+        Map<DemandKey, Long> pending = new LinkedHashMap<>();
+        for (TaskDemand task : snapshot.demand().tasks()) {
+            pending.merge(DemandKey.task(task.shape(), task.labelSelectors()), task.count(), Long::sum);
+        }
+        Map<String, GangDemand> gangs = new TreeMap<>();
+        snapshot.demand().gangs().forEach(gang -> gangs.put(gang.id(), gang));
+        Map<String, Double> used = new TreeMap<>();
+        Map<String, Integer> workers = new TreeMap<>();
+        int newPods = 0;
+        String head = snapshot.headGroup().name();
+        for (RayNode node : snapshot.nodes()) {
+            node.total().minus(node.available()).asMap().forEach((name, amount) -> used.merge(name, amount.toBigDecimal().doubleValue(), Double::sum));
+            learnClockRate(node, snapshot.observedAt());
+            if (node.group().equals(head) || !node.podPresent()) {
+                continue;
+            }
+            workers.merge(node.group(), 1, Integer::sum);
+            newPods += seen(node.podName());
+            double[] pendingSince = node.podName() == null ? null : pendingPods.remove(node.podName());
+            if (pendingSince != null && startups.size() < SAMPLES) {
+                startups.add(new Startup(pendingSince[0], (pendingSince[1] + at) / 2 - pendingSince[0]));
+            }
+        }
+        for (PendingPod pod : snapshot.pendingPods()) {
+            workers.merge(pod.group(), 1, Integer::sum);
+            newPods += seen(pod.podName());
+            pendingPods.computeIfAbsent(pod.podName(), name -> new double[] {seconds(pod.createdAt()), at})[1] = at;
+        }
+        last = snapshot.observedAt();
+        boolean counted = !first;
+        first = false;
+        return new Moment(at, true, pending, gangs, used, snapshot.demand().constraints(), workers, replicas, counted ? newPods : 0);
+    }
+
+    private int seen(String pod) {
+        return pod != null && seenPods.add(pod) ? 1 : 0;
+    }
+
+    /** An idle node's idle time grows by the cluster's seconds while observedAt grows by the recording's. */
+    private void learnClockRate(RayNode node, Instant observedAt) {
+        if (node.idleDurationMs() <= 0) {
+            idleSince.remove(node.nodeId());
+            return;
+        }
+        long[] before = idleSince.put(node.nodeId(), new long[] {node.idleDurationMs(), observedAt.toEpochMilli()});
+        if (before != null && node.idleDurationMs() > before[0] && observedAt.toEpochMilli() - before[1] >= 200
+                && clockRates.size() < SAMPLES) {
+            clockRates.add((double) (node.idleDurationMs() - before[0]) / (observedAt.toEpochMilli() - before[1]));
+        }
+    }
+
+    private double seconds(Instant at) {
+        return Duration.between(start, at).toNanos() / 1e9;
+    }
+
+    /** The recording's seconds from its first snapshot to its last. */
+    double span() {
+        return last == null ? 0 : seconds(last);
+    }
+
+    /** The cluster's seconds per recorded second: the median of what idle nodes showed; 1 when none was idle twice in a row. */
+    double clockRate() {
+        return clockRates.isEmpty() ? 1 : Stats.median(clockRates);
+    }
+
+    /**
+     * A worker pod seen pending and then as a Ray node, in the recording's seconds: created at {@code createdAt}, its node up
+     * {@code seconds} later (half-way between the last snapshot that had it pending and the first that had its node).
+     */
+    record Startup(double createdAt, double seconds) {
+    }
+
+    List<Startup> startups() {
+        return startups;
+    }
+}

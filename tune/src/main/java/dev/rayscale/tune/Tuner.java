@@ -1,0 +1,112 @@
+package dev.rayscale.tune;
+
+import dev.rayscale.audit.PolicyOverrides;
+import dev.rayscale.events.ActuationResult;
+import dev.rayscale.events.ClusterSnapshot;
+import dev.rayscale.events.RayscaleEvent;
+import dev.rayscale.events.ScaleDecision;
+import dev.rayscale.planner.core.PlannerSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * {@code rayscale tune}: reads a recording's snapshots, reconstructs each cluster's workload, calibrates its replay against
+ * the recording, replays it under a grid of policies and recommends one by an {@link Objective}.
+ */
+public final class Tuner {
+
+    /** The reconstruction's stretches tried, in order, while the recorded policy's replay is off by more than this. */
+    private static final double GOOD_ENOUGH = 0.03;
+    private static final double[] DURATION_SCALES = {0.95, 1.05, 0.9, 1.1};
+    private static final double[] STARTUP_SCALES = {0.9, 1.1, 0.8, 1.2, 0.6, 1.5};
+
+    private final List<PolicyGrid.Policy> grid;
+    private final Objective objective;
+    private final Map<String, RecordedCluster> clusters = new TreeMap<>();
+
+    /** @param grid as {@code --grid} takes it; empty for {@link PolicyGrid#DEFAULT} */
+    public Tuner(List<String> grid, Objective objective) {
+        this.grid = PolicyGrid.of(grid.isEmpty() ? PolicyGrid.DEFAULT : grid);
+        this.objective = objective;
+    }
+
+    /** A recorded event: snapshots, each cluster's in order, make the workload; decisions and results, the pipeline's lag. */
+    public void accept(RayscaleEvent event) {
+        RecordedCluster cluster = clusters.computeIfAbsent(event.cluster().id(), id -> new RecordedCluster());
+        if (event instanceof ClusterSnapshot snapshot) {
+            cluster.accept(snapshot);
+        } else if (event instanceof ScaleDecision decision) {
+            cluster.lag().decision(decision);
+        } else if (event instanceof ActuationResult result) {
+            cluster.lag().actuation(result);
+        }
+    }
+
+    /** The clusters the recording holds snapshots of. */
+    public List<String> clusters() {
+        return clusters.entrySet().stream().filter(cluster -> cluster.getValue().first() != null).map(Map.Entry::getKey).toList();
+    }
+
+    public int policies() {
+        return grid.size();
+    }
+
+    public TuneReport tune(String cluster, PlannerSettings settings) {
+        RecordedCluster recording = clusters.get(cluster);
+        if (recording == null || recording.first() == null || recording.moments().size() < 2) {
+            throw new IllegalArgumentException("the recording holds fewer than two snapshots of " + cluster);
+        }
+        double resolution = recording.resolution();
+        double[] times = recording.times();
+        RecordedPolicy recorded = new RecordedPolicy(recording.first());
+        Map<String, Double> costs = recording.nodeCosts();
+        PolicyGrid.Policy asRecorded = new PolicyGrid.Policy(List.of(), PolicyOverrides.parse(List.of()));
+        Calibration calibration = calibrate(recording, times, recorded, asRecorded, settings, resolution, costs);
+        Reconstruction reconstruction = calibration.reconstruction();
+        List<Outcome> outcomes = new ArrayList<>();
+        for (PolicyGrid.Policy policy : grid) {
+            List<Moment> moments = ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, policy.overrides(), settings);
+            outcomes.add(new Outcome(policy, Figures.of(moments, 1, reconstruction.tasks(), costs)));
+        }
+        Outcome baseline = new Outcome(asRecorded, calibration.replayed());
+        List<Outcome> candidates = new ArrayList<>(outcomes);
+        candidates.add(baseline);
+        List<Outcome> front = candidates.stream().filter(outcome -> candidates.stream().noneMatch(other -> other.dominates(outcome))).toList();
+        Optional<Outcome> pick = calibration.trusted() ? objective.pick(front, baseline.figures(), resolution) : Optional.empty();
+        return new TuneReport(cluster, recording.clockRate(), recording.seconds(), resolution, calibration, baseline, outcomes, front,
+                objective, pick.orElse(null));
+    }
+
+    private static Calibration calibrate(RecordedCluster recording, double[] times, RecordedPolicy recorded, PolicyGrid.Policy asRecorded,
+            PlannerSettings settings, double resolution, Map<String, Double> costs) {
+        Calibration best = replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, 1);
+        for (double startupScale : STARTUP_SCALES) {
+            if (best.error() > GOOD_ENOUGH) {
+                best = better(best, replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, startupScale));
+            }
+        }
+        double startupScale = best.startupScale();
+        for (double durationScale : DURATION_SCALES) {
+            if (best.error() > GOOD_ENOUGH) {
+                best = better(best, replay(recording, times, recorded, asRecorded, settings, resolution, costs, durationScale, startupScale));
+            }
+        }
+        return best;
+    }
+
+    private static Calibration better(Calibration a, Calibration b) {
+        return b.error() < a.error() ? b : a;
+    }
+
+    private static Calibration replay(RecordedCluster recording, double[] times, RecordedPolicy recorded, PolicyGrid.Policy asRecorded,
+            PlannerSettings settings, double resolution, Map<String, Double> costs, double durationScale, double startupScale) {
+        Reconstruction reconstruction = Reconstructor.of(recording, durationScale, startupScale);
+        Figures recordedFigures = Figures.of(recording.moments(), recording.clockRate(), reconstruction.tasks(), costs);
+        List<Moment> moments = ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, asRecorded.overrides(), settings);
+        Figures replayed = Figures.of(moments, 1, reconstruction.tasks(), costs);
+        return Calibration.of(durationScale, startupScale, reconstruction, recordedFigures, replayed, resolution);
+    }
+}
