@@ -9,6 +9,7 @@ import dev.rayscale.planner.core.Planner;
 import dev.rayscale.planner.core.PlannerSettings;
 import dev.rayscale.sim.ClusterSimulator;
 import dev.rayscale.sim.ManualClock;
+import dev.rayscale.sim.Workload;
 import com.google.protobuf.ByteString;
 import dev.rayscale.gcs.proto.DrainNodeReason;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
@@ -23,6 +24,8 @@ import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * A reconstructed workload run on the simulated cluster with the planner in process, in simulated time: the cluster is
@@ -46,15 +49,26 @@ final class ClosedLoop {
      */
     static List<Moment> run(Reconstruction reconstruction, double[] times, double lag, RecordedPolicy recorded, PolicyOverrides policy,
             PlannerSettings settings) {
-        ManualClock clock = new ManualClock();
-        Planner planner = new Planner(policy.apply(settings));
+        MomentReader reader = new MomentReader();
         List<Moment> moments = new ArrayList<>(times.length);
-        try (ClusterSimulator cluster = ClusterSimulator.manual(reconstruction.workload(), "tune", clock)) {
+        drive(reconstruction.workload(), times, lag, snapshot -> policy.apply(recorded.apply(snapshot)), policy.apply(settings),
+                snapshot -> moments.add(reader.read(snapshot)));
+        return moments;
+    }
+
+    /**
+     * Runs {@code workload} observed at {@code times}, each snapshot told to {@code observed} and planned as {@code planned}
+     * makes it, each decision applied {@code lag} seconds after its snapshot.
+     */
+    static void drive(Workload workload, double[] times, double lag, UnaryOperator<ClusterSnapshot> planned, PlannerSettings settings,
+            Consumer<ClusterSnapshot> observed) {
+        ManualClock clock = new ManualClock();
+        Planner planner = new Planner(settings);
+        try (ClusterSimulator cluster = ClusterSimulator.manual(workload, "tune", clock)) {
             warmUp(cluster, clock);
             cluster.begin();
             double began = clock.seconds();
-            SimulatedCollector collector = new SimulatedCollector(cluster, reconstruction.workload().cluster().versions().ray());
-            MomentReader reader = new MomentReader();
+            SimulatedCollector collector = new SimulatedCollector(cluster, workload.cluster().versions().ray());
             Deque<Due> decisions = new ArrayDeque<>();
             for (double at : times) {
                 while (!decisions.isEmpty() && decisions.peekFirst().at() <= at) {
@@ -64,14 +78,13 @@ final class ClosedLoop {
                 }
                 advanceTo(cluster, clock, began + at);
                 ClusterSnapshot snapshot = collector.observe(Instant.EPOCH.plusNanos((long) (at * 1e9)));
-                moments.add(reader.read(snapshot));
-                ScaleDecision decision = planner.plan(policy.apply(recorded.apply(snapshot)));
+                observed.accept(snapshot);
+                ScaleDecision decision = planner.plan(planned.apply(snapshot));
                 if (decision.changesAnything()) {
                     decisions.addLast(new Due(at + lag, decision));
                 }
             }
         }
-        return moments;
     }
 
     /** As the actuator asks Ray before naming a pod: a node that took work since it was seen idle refuses, and stays. */

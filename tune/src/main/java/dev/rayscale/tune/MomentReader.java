@@ -35,6 +35,8 @@ final class MomentReader {
     private final List<Startup> startups = new ArrayList<>();
     private final Set<String> seenPods = new HashSet<>();
     private boolean first = true;
+    /** The time of the snapshot read last, in the recording's seconds. */
+    private double previous;
 
     Moment read(ClusterSnapshot snapshot) {
         if (start == null) {
@@ -45,6 +47,7 @@ final class MomentReader {
         snapshot.workerGroups().forEach(group -> replicas.put(group.name(), group.replicas()));
         if (!snapshot.hasRayState()) {
             last = snapshot.observedAt();
+            previous = at;
             return new Moment(at, false, Map.of(), Map.of(), Map.of(), List.of(), Map.of(), replicas, 0);
         }
         Map<DemandKey, Long> pending = new LinkedHashMap<>();
@@ -73,12 +76,21 @@ final class MomentReader {
         for (PendingPod pod : snapshot.pendingPods()) {
             workers.merge(pod.group(), 1, Integer::sum);
             newPods += seen(pod.podName());
-            pendingPods.computeIfAbsent(pod.podName(), name -> new double[] {seconds(pod.createdAt()), at})[1] = at;
+            pendingPods.computeIfAbsent(pod.podName(), name -> new double[] {created(pod, at), at})[1] = at;
         }
         last = snapshot.observedAt();
+        previous = at;
         boolean counted = !first;
         first = false;
         return new Moment(at, true, pending, gangs, used, snapshot.demand().constraints(), workers, replicas, counted ? newPods : 0);
+    }
+
+    /**
+     * When a pod first seen now was created: its {@code createdAt}, which is the API server's clock and the snapshot's the
+     * collector's, so held between the snapshot before (which did not have it) and now.
+     */
+    private double created(PendingPod pod, double now) {
+        return Math.min(now, Math.max(previous, seconds(pod.createdAt())));
     }
 
     private int seen(String pod) {
