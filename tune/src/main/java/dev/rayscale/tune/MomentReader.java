@@ -23,6 +23,13 @@ import java.util.TreeMap;
  */
 final class MomentReader {
 
+    /**
+     * Resources no work is keyed on whose use drifts all the time (the object store fills and empties): read, every snapshot
+     * would be a moment of its own.
+     */
+    private static final Set<String> UNREAD = Set.of("memory", "object_store_memory");
+    /** Distinct parts of moments kept once: most moments repeat most of the one before. */
+    private static final int CANONICAL = 100_000;
     /** Samples kept of each kind: enough for a median, bounded whatever the recording's length. */
     private static final int SAMPLES = 10_000;
 
@@ -34,6 +41,7 @@ final class MomentReader {
     private final Map<String, double[]> pendingPods = new HashMap<>();
     private final List<Startup> startups = new ArrayList<>();
     private final Set<String> seenPods = new HashSet<>();
+    private final Map<Object, Object> canonical = new HashMap<>();
     private boolean first = true;
     /** The time of the snapshot read last, in the recording's seconds. */
     private double previous;
@@ -48,20 +56,24 @@ final class MomentReader {
         if (!snapshot.hasRayState()) {
             last = snapshot.observedAt();
             previous = at;
-            return new Moment(at, false, Map.of(), Map.of(), Map.of(), List.of(), Map.of(), replicas, 0);
+            return new Moment(at, false, Map.of(), Map.of(), Map.of(), List.of(), Map.of(), intern(replicas), 0);
         }
         Map<DemandKey, Long> pending = new LinkedHashMap<>();
         for (TaskDemand task : snapshot.demand().tasks()) {
             pending.merge(DemandKey.task(task.shape(), task.labelSelectors()), task.count(), Long::sum);
         }
-        Map<String, GangDemand> gangs = new TreeMap<>();
+        Map<String, GangDemand> gangs = new LinkedHashMap<>();
         snapshot.demand().gangs().forEach(gang -> gangs.put(gang.id(), gang));
         Map<String, Double> used = new TreeMap<>();
         Map<String, Integer> workers = new TreeMap<>();
         int newPods = 0;
         String head = snapshot.headGroup().name();
         for (RayNode node : snapshot.nodes()) {
-            node.total().minus(node.available()).asMap().forEach((name, amount) -> used.merge(name, amount.toBigDecimal().doubleValue(), Double::sum));
+            node.total().minus(node.available()).asMap().forEach((name, amount) -> {
+                if (!UNREAD.contains(name)) {
+                    used.merge(name, amount.toBigDecimal().doubleValue(), Double::sum);
+                }
+            });
             learnClockRate(node, snapshot.observedAt());
             if (node.group().equals(head) || !node.podPresent()) {
                 continue;
@@ -82,7 +94,8 @@ final class MomentReader {
         previous = at;
         boolean counted = !first;
         first = false;
-        return new Moment(at, true, pending, gangs, used, snapshot.demand().constraints(), workers, replicas, counted ? newPods : 0);
+        return new Moment(at, true, intern(pending), intern(gangs), intern(used), intern(snapshot.demand().constraints()), intern(workers),
+                intern(replicas), counted ? newPods : 0);
     }
 
     /**
@@ -91,6 +104,19 @@ final class MomentReader {
      */
     private double created(PendingPod pod, double now) {
         return Math.min(now, Math.max(previous, seconds(pod.createdAt())));
+    }
+
+    /** The one kept copy of {@code part} (equal parts of moments are shared), until that many are kept. */
+    @SuppressWarnings("unchecked")
+    private <T> T intern(T part) {
+        Object kept = canonical.get(part);
+        if (kept != null) {
+            return (T) kept;
+        }
+        if (canonical.size() < CANONICAL) {
+            canonical.put(part, part);
+        }
+        return part;
     }
 
     private int seen(String pod) {

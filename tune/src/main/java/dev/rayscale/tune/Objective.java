@@ -22,15 +22,13 @@ public record Objective(Kind kind, Double waitBudgetSeconds) {
             }
             return new Objective(Kind.BUDGET, waitBudgetSeconds);
         }
-        try {
-            Kind kind = Kind.valueOf(name.toUpperCase(Locale.ROOT));
-            if (kind == Kind.BUDGET) {
-                throw new IllegalArgumentException("a wait budget is given with --wait-budget SECONDS");
-            }
-            return new Objective(kind, null);
-        } catch (IllegalArgumentException unknown) {
-            throw new IllegalArgumentException("--objective must be cost, wait or balanced, was " + name);
-        }
+        Kind kind = switch (name.toLowerCase(Locale.ROOT)) {
+            case "cost" -> Kind.COST;
+            case "wait" -> Kind.WAIT;
+            case "balanced" -> Kind.BALANCED;
+            default -> throw new IllegalArgumentException("--objective must be cost, wait or balanced (or a --wait-budget), was " + name);
+        };
+        return new Objective(kind, null);
     }
 
     String describe() {

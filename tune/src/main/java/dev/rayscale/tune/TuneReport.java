@@ -1,6 +1,7 @@
 package dev.rayscale.tune;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +18,21 @@ import java.util.Map;
  */
 public record TuneReport(String cluster, double clockRate, double seconds, double resolution, Calibration calibration, Outcome baseline,
         List<Outcome> outcomes, List<Outcome> front, Objective objective, Outcome recommended) {
+
+    /** The report of these outcomes with the pick of {@code objective}; none unless the calibration is trusted. */
+    static TuneReport of(String cluster, double clockRate, double seconds, double resolution, Calibration calibration, Outcome baseline,
+            List<Outcome> outcomes, Objective objective) {
+        List<Outcome> candidates = new ArrayList<>(outcomes);
+        candidates.add(baseline);
+        List<Outcome> front = candidates.stream().filter(outcome -> candidates.stream().noneMatch(other -> other.dominates(outcome))).toList();
+        Outcome pick = calibration.trusted() ? objective.pick(front, baseline.figures(), resolution).orElse(null) : null;
+        return new TuneReport(cluster, clockRate, seconds, resolution, calibration, baseline, outcomes, front, objective, pick);
+    }
+
+    /** The same replays judged by another objective. */
+    public TuneReport withObjective(Objective other) {
+        return of(cluster, clockRate, seconds, resolution, calibration, baseline, outcomes, other);
+    }
 
     public double calibrationErrorPct() {
         return calibration.error() * 100;

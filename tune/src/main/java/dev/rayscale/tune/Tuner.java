@@ -6,10 +6,8 @@ import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.RayscaleEvent;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.planner.core.PlannerSettings;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -66,18 +64,12 @@ public final class Tuner {
         PolicyGrid.Policy asRecorded = new PolicyGrid.Policy(List.of(), PolicyOverrides.parse(List.of()));
         Calibration calibration = calibrate(recording, times, recorded, asRecorded, settings, resolution, costs);
         Reconstruction reconstruction = calibration.reconstruction();
-        List<Outcome> outcomes = new ArrayList<>();
-        for (PolicyGrid.Policy policy : grid) {
-            List<Moment> moments = ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, policy.overrides(), settings);
-            outcomes.add(new Outcome(policy, Figures.of(moments, 1, reconstruction.tasks(), costs)));
-        }
-        Outcome baseline = new Outcome(asRecorded, calibration.replayed());
-        List<Outcome> candidates = new ArrayList<>(outcomes);
-        candidates.add(baseline);
-        List<Outcome> front = candidates.stream().filter(outcome -> candidates.stream().noneMatch(other -> other.dominates(outcome))).toList();
-        Optional<Outcome> pick = calibration.trusted() ? objective.pick(front, baseline.figures(), resolution) : Optional.empty();
-        return new TuneReport(cluster, recording.clockRate(), recording.seconds(), resolution, calibration, baseline, outcomes, front,
-                objective, pick.orElse(null));
+        // Each policy's replay is a simulated cluster of its own, deterministic whatever runs beside it: one per core.
+        List<Outcome> outcomes = grid.parallelStream().map(policy -> new Outcome(policy, Figures.of(
+                ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, policy.overrides(), settings), 1,
+                reconstruction.tasks(), costs))).toList();
+        return TuneReport.of(cluster, recording.clockRate(), recording.seconds(), resolution, calibration,
+                new Outcome(asRecorded, calibration.replayed()), outcomes, objective);
     }
 
     private static Calibration calibrate(RecordedCluster recording, double[] times, RecordedPolicy recorded, PolicyGrid.Policy asRecorded,
