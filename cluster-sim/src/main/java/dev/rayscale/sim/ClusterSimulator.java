@@ -203,6 +203,18 @@ public final class ClusterSimulator implements AutoCloseable {
     }
 
     /**
+     * As {@link #manual}, for a long replay in simulated time: it keeps no per-second samples and its API server keeps no
+     * Events (as if they expired at once), so that its memory does not grow with the time simulated.
+     */
+    public static ClusterSimulator replay(Workload workload, String clusterName, ManualClock clock) {
+        ApiFaults faults = new ApiFaults();
+        ClusterSimulator simulator = new ClusterSimulator(workload, NAMESPACE, clusterName, clock::seconds,
+                apiServer(new RealisticApiDispatcher(faults, false), faults), false);
+        simulator.create();
+        return simulator;
+    }
+
+    /**
      * A cluster of a {@link Fleet}: its RayCluster in the fleet's API server; the fleet moves it on
      * ({@link #tick(RayCluster)}), handing the operator the RayCluster from its informer's cache as
      * controller-runtime does.

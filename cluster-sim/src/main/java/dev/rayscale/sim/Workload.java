@@ -1,6 +1,7 @@
 package dev.rayscale.sim;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.rayscale.events.Quantity;
@@ -244,6 +245,15 @@ public record Workload(
             return read(in);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read workload " + file, e);
+        }
+    }
+
+    /** Writes the workload as YAML that {@link #read(Path)} reads back (a reconstructed one, to replay as a demo scenario). */
+    public void write(Path file) {
+        try {
+            new ObjectMapper(new YAMLFactory()).setSerializationInclusion(JsonInclude.Include.NON_NULL).writeValue(file.toFile(), this);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write workload " + file, e);
         }
     }
 

@@ -5,7 +5,6 @@ import dev.rayscale.audit.Exporter;
 import dev.rayscale.audit.KafkaRecords;
 import dev.rayscale.audit.Recorded;
 import dev.rayscale.demo.BrokerProcess;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,9 +56,6 @@ public class BenchAuditCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private record Run(String source, String command, double seconds, long rssMiB, int exitCode, String lastLine) {
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -75,27 +71,27 @@ public class BenchAuditCommand implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "history: %d events of %d clusters, %d MiB as %s%n", written, clusters, Files.size(history) >> 20, history);
         out.flush();
-        List<Run> runs = new ArrayList<>();
-        runs.add(measure(root, work, "file", List.of("audit", "--file", history.toString())));
-        runs.add(measure(root, work, "file", List.of("replay", "--verify", "--file", history.toString())));
+        List<MeasuredRun> runs = new ArrayList<>();
+        runs.add(MeasuredRun.of(root, work, "file", List.of("audit", "--file", history.toString())));
+        runs.add(MeasuredRun.of(root, work, "file", List.of("replay", "--verify", "--file", history.toString())));
         try (BrokerProcess kafka = BrokerProcess.start(root, work.resolve("kafka"), KAFKA_PORT)) {
             String bootstrap = kafka.bootstrapServers().trim();
             produce(bootstrap, synthetic, start);
             out.println("broker: " + written + " events on " + bootstrap + " (" + PARTITIONS + " partitions per topic, " + compression
                     + " compressed)");
             out.flush();
-            runs.add(measure(root, work, "kafka", List.of("audit", "--bootstrap-servers", bootstrap)));
-            runs.add(measure(root, work, "kafka", List.of("replay", "--verify", "--bootstrap-servers", bootstrap)));
+            runs.add(MeasuredRun.of(root, work, "kafka", List.of("audit", "--bootstrap-servers", bootstrap)));
+            runs.add(MeasuredRun.of(root, work, "kafka", List.of("replay", "--verify", "--bootstrap-servers", bootstrap)));
         }
         out.printf(Locale.ROOT, "%-6s %-7s %8s %12s %13s %5s  %s%n", "source", "command", "wall_s", "events_per_s", "peak_rss_mib", "exit",
                 "last line");
-        for (Run run : runs) {
+        for (MeasuredRun run : runs) {
             out.printf(Locale.ROOT, "%-6s %-7s %8.1f %12.0f %13d %5d  %s%n", run.source(), run.command(), run.seconds(), written / run.seconds(),
                     run.rssMiB(), run.exitCode(), run.lastLine());
         }
         out.printf(Locale.ROOT, "bench-audit: events=%d clusters=%d file_audit_eps=%.0f file_replay_eps=%.0f kafka_audit_eps=%.0f "
                 + "kafka_replay_eps=%.0f max_rss_mib=%d%n", written, clusters, written / runs.get(0).seconds(), written / runs.get(1).seconds(),
-                written / runs.get(2).seconds(), written / runs.get(3).seconds(), runs.stream().mapToLong(Run::rssMiB).max().orElse(0));
+                written / runs.get(2).seconds(), written / runs.get(3).seconds(), runs.stream().mapToLong(MeasuredRun::rssMiB).max().orElse(0));
         out.flush();
         return runs.stream().allMatch(run -> run.exitCode() == 0) ? 0 : 1;
     }
@@ -127,31 +123,5 @@ public class BenchAuditCommand implements Callable<Integer> {
                         + "; the first failure: " + firstFailure.get(), firstFailure.get());
             }
         }
-    }
-
-    /** Runs {@code ./rayscale COMMAND...} as a user would, and measures its wall time and peak resident memory (VmHWM). */
-    private Run measure(Path root, Path work, String source, List<String> command) throws IOException, InterruptedException {
-        List<String> launch = new ArrayList<>(List.of("bash", root.resolve("rayscale").toString()));
-        launch.addAll(command);
-        Path output = work.resolve(source + "-" + command.get(0) + ".out");
-        long begun = System.nanoTime();
-        Process process = new ProcessBuilder(launch).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        long peakKiB = 0;
-        Path status = Path.of("/proc/" + process.pid() + "/status");
-        while (!process.waitFor(20, TimeUnit.MILLISECONDS)) {
-            try {
-                for (String line : Files.readAllLines(status)) {
-                    if (line.startsWith("VmHWM:")) {
-                        peakKiB = Math.max(peakKiB, Long.parseLong(line.replaceAll("[^0-9]", "")));
-                    }
-                }
-            } catch (IOException exited) {
-                // the process ended between the wait and the read
-            }
-        }
-        double seconds = (System.nanoTime() - begun) / 1e9;
-        List<String> lines = Files.readAllLines(output);
-        String last = lines.isEmpty() ? "" : lines.get(lines.size() - 1);
-        return new Run(source, command.get(0), seconds, peakKiB >> 10, process.exitValue(), last);
     }
 }

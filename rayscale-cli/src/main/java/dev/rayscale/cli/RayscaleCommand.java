@@ -8,6 +8,6 @@ import picocli.CommandLine.Command;
 @Command(name = "rayscale", mixinStandardHelpOptions = true, version = "rayscale 0.1.0",
         description = "Event-driven autoscaling for Ray clusters on Kubernetes.",
         subcommands = {PlanCommand.class, DemoCommand.class, BenchCommand.class, ExportCommand.class, AuditCommand.class, ReplayCommand.class, WhatIfCommand.class, TuneCommand.class,
-            BenchCollectorCommand.class, BenchAuditCommand.class})
+            BenchCollectorCommand.class, BenchAuditCommand.class, BenchTuneCommand.class})
 public class RayscaleCommand {
 }

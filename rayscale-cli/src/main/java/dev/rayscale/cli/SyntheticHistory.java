@@ -124,7 +124,8 @@ final class SyntheticHistory {
                 template.receivedAt().plus(shift), template.completedAt().plus(shift), template.attempts(), template.dryRun());
     }
 
-    private static Recorded record(RayscaleEvent event, long timestamp) {
+    /** The event as a recorded record of its topic, written at {@code timestamp}, with the headers the services write. */
+    static Recorded record(RayscaleEvent event, long timestamp) {
         EventType<?> type = event instanceof ClusterSnapshot ? EventType.SNAPSHOT : event instanceof ScaleDecision ? EventType.DECISION
                 : EventType.ACTUATION;
         RecordHeaders headers = new RecordHeaders();

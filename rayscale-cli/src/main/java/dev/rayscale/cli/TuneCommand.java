@@ -4,6 +4,7 @@ import dev.rayscale.audit.BuildInfo;
 import dev.rayscale.audit.Read;
 import dev.rayscale.audit.RecordSource;
 import dev.rayscale.planner.core.PlannerSettings;
+import dev.rayscale.sim.Workload;
 import dev.rayscale.tune.Objective;
 import dev.rayscale.tune.TuneHtml;
 import dev.rayscale.tune.TuneJson;
@@ -14,6 +15,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,6 +59,10 @@ public class TuneCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "Also write the report as an HTML page with a chart of the front.")
     Path html;
 
+    @Option(names = "--workload", paramLabel = "FILE", description = "Only reconstruct: write the workload behind the recording as a "
+            + "scenario (YAML; ./rayscale demo --scenario FILE replays it through the services) and replay nothing.")
+    Path workload;
+
     @Spec
     CommandSpec spec;
 
@@ -70,6 +76,7 @@ public class TuneCommand implements Callable<Integer> {
         }
         recording.refuseAsOutput(json, spec.commandLine());
         recording.refuseAsOutput(html, spec.commandLine());
+        recording.refuseAsOutput(workload, spec.commandLine());
         try (RecordSource source = recording.open(spec.commandLine())) {
             if (!recording.readEvents(source, read -> {
                 if (read instanceof Read.Snapshot snapshot) {
@@ -89,6 +96,13 @@ public class TuneCommand implements Callable<Integer> {
         }
         TuneReport report;
         try {
+            if (workload != null) {
+                Workload reconstructed = tuner.workload(clusters.get(0));
+                reconstructed.write(workload);
+                spec.commandLine().getOut().printf(Locale.ROOT, "tune: workload=%s events=%d seconds=%.0f%n", workload,
+                        reconstructed.events().size(), reconstructed.maxSeconds());
+                return 0;
+            }
             report = tuner.tune(clusters.get(0), PlannerSettings.defaults(BuildInfo.plannerVersion()));
         } catch (IllegalArgumentException unusable) {
             spec.commandLine().getErr().println("rayscale tune: " + unusable.getMessage());

@@ -23,6 +23,7 @@ import java.util.Deque;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -48,15 +49,15 @@ final class ClosedLoop {
 
     /**
      * @param times when the recording observed its cluster, in the cluster's seconds from its first snapshot
-     * @return the replay's moments, on the cluster's clock
+     * @return the replay's figures, counted as it goes
      */
-    static List<Moment> run(Reconstruction reconstruction, double[] times, double lag, RecordedPolicy recorded, PolicyOverrides policy,
-            PlannerSettings settings) {
-        MomentReader reader = new MomentReader();
-        List<Moment> moments = new ArrayList<>(times.length);
+    static Figures run(Reconstruction reconstruction, double[] times, double lag, RecordedPolicy recorded, PolicyOverrides policy,
+            PlannerSettings settings, Map<String, Double> nodeCosts) {
+        MomentReader reader = new MomentReader(false);
+        Figures.Tally tally = new Figures.Tally(1, nodeCosts);
         drive(reconstruction.workload(), times, lag, snapshot -> policy.apply(recorded.apply(snapshot)), policy.apply(settings),
-                snapshot -> moments.add(reader.read(snapshot)));
-        return moments;
+                snapshot -> tally.add(reader.read(snapshot)));
+        return tally.figures(reconstruction.tasks());
     }
 
     /**
@@ -67,7 +68,7 @@ final class ClosedLoop {
             Consumer<ClusterSnapshot> observed) {
         ManualClock clock = new ManualClock();
         Planner planner = new Planner(settings);
-        try (ClusterSimulator cluster = ClusterSimulator.manual(workload, "tune", clock)) {
+        try (ClusterSimulator cluster = ClusterSimulator.replay(workload, "tune", clock)) {
             warmUp(cluster, clock);
             cluster.begin();
             double began = clock.seconds();

@@ -28,14 +28,29 @@ record Figures(double workerSeconds, double cost, double waitP50, double waitP95
      * @param tasks the work the run was given; what no snapshot saw pending waited 0
      */
     static Figures of(List<Moment> moments, double rate, long tasks, Map<String, Double> nodeCosts) {
-        Waits waits = new Waits();
-        double workerSeconds = 0;
-        double cost = 0;
-        long coldStarts = 0;
-        long scaleEvents = 0;
-        Moment before = null;
-        Moment known = null;
-        for (Moment moment : moments) {
+        Tally tally = new Tally(rate, nodeCosts);
+        moments.forEach(tally::add);
+        return tally.figures(tasks);
+    }
+
+    /** The figures of moments told one at a time, in order: a replay's are counted as it runs, not kept. */
+    static final class Tally {
+        private final double rate;
+        private final Map<String, Double> nodeCosts;
+        private final Waits waits = new Waits();
+        private double workerSeconds;
+        private double cost;
+        private long coldStarts;
+        private long scaleEvents;
+        private Moment before;
+        private Moment known;
+
+        Tally(double rate, Map<String, Double> nodeCosts) {
+            this.rate = rate;
+            this.nodeCosts = nodeCosts;
+        }
+
+        void add(Moment moment) {
             double now = moment.at() * rate;
             if (before != null) {
                 double held = now - before.at() * rate;
@@ -58,8 +73,11 @@ record Figures(double workerSeconds, double cost, double waitP50, double waitP95
             coldStarts += moment.newPods();
             before = moment;
         }
-        double end = before == null ? 0 : before.at() * rate;
-        return waits.figures(end, tasks, workerSeconds, cost, coldStarts, scaleEvents);
+
+        Figures figures(long tasks) {
+            double end = before == null ? 0 : before.at() * rate;
+            return waits.figures(end, tasks, workerSeconds, cost, coldStarts, scaleEvents);
+        }
     }
 
     /** Each kind's pending work as a first-in first-out queue: a drop of its count is its oldest leaving. */

@@ -42,6 +42,13 @@ final class MomentReader {
     private final List<Startup> startups = new ArrayList<>();
     private final Set<String> seenPods = new HashSet<>();
     private final Map<Object, Object> canonical = new HashMap<>();
+    /** Whether the moments are kept (a recording's), so that sharing their parts pays. */
+    private final boolean kept;
+
+    /** @param kept whether the caller keeps the moments it reads (then their equal parts are shared) */
+    MomentReader(boolean kept) {
+        this.kept = kept;
+    }
     private boolean first = true;
     /** The time of the snapshot read last, in the recording's seconds. */
     private double previous;
@@ -109,9 +116,12 @@ final class MomentReader {
     /** The one kept copy of {@code part} (equal parts of moments are shared), until that many are kept. */
     @SuppressWarnings("unchecked")
     private <T> T intern(T part) {
-        Object kept = canonical.get(part);
-        if (kept != null) {
-            return (T) kept;
+        if (!kept) {
+            return part;
+        }
+        Object shared = canonical.get(part);
+        if (shared != null) {
+            return (T) shared;
         }
         if (canonical.size() < CANONICAL) {
             canonical.put(part, part);

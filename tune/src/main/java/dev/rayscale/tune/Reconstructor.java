@@ -100,7 +100,9 @@ final class Reconstructor {
         }
         events.sort(Comparator.comparingDouble(Workload.Event::at));
         long unseenCount = durations.unseen().stream().mapToLong(Start::count).sum();
-        Workload workload = new Workload("tune-" + recording.first().cluster().name(), "reconstructed from a recording", 1,
+        // Its speed is the recording's clock rate: as a demo scenario it then runs as fast as the recorded cluster did.
+        double speed = Math.max(1, Math.round(recording.clockRate() * 10) / 10.0);
+        Workload workload = new Workload("tune-" + recording.first().cluster().name(), "reconstructed from a recording", speed,
                 cluster(recording.first()), null, 5, null, null, recording.seconds() + 1, events, null, null, null);
         workload = withPods(workload, recording, startupScale, notes);
         Map<String, Double> byResource = new TreeMap<>(durations.byResource());

@@ -15,7 +15,7 @@ import java.util.TreeMap;
  */
 final class RecordedCluster {
 
-    private final MomentReader reader = new MomentReader();
+    private final MomentReader reader = new MomentReader(true);
     private final ActuationLag lag = new ActuationLag();
     /**
      * The moments where something changed, each with the last snapshot before the change (so that what changed between

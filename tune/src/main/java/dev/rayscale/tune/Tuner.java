@@ -6,6 +6,7 @@ import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.RayscaleEvent;
 import dev.rayscale.events.ScaleDecision;
 import dev.rayscale.planner.core.PlannerSettings;
+import dev.rayscale.sim.Workload;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,6 +19,8 @@ public final class Tuner {
 
     /** The reconstruction's stretches tried, in order, while the recorded policy's replay is off by more than this. */
     private static final double GOOD_ENOUGH = 0.03;
+    /** Further off than this, the reconstruction is wrong in kind, not in degree: stretching it is not tried. */
+    private static final double FAR_OFF = 2 * Calibration.LIMIT;
     private static final double[] DURATION_SCALES = {0.95, 1.05, 0.9, 1.1};
     private static final double[] STARTUP_SCALES = {0.9, 1.1, 0.8, 1.2, 0.6, 1.5};
 
@@ -53,10 +56,7 @@ public final class Tuner {
     }
 
     public TuneReport tune(String cluster, PlannerSettings settings) {
-        RecordedCluster recording = clusters.get(cluster);
-        if (recording == null || recording.first() == null || recording.moments().size() < 2) {
-            throw new IllegalArgumentException("the recording holds fewer than two snapshots of " + cluster);
-        }
+        RecordedCluster recording = recording(cluster);
         double resolution = recording.resolution();
         double[] times = recording.times();
         RecordedPolicy recorded = new RecordedPolicy(recording.first());
@@ -65,16 +65,31 @@ public final class Tuner {
         Calibration calibration = calibrate(recording, times, recorded, asRecorded, settings, resolution, costs);
         Reconstruction reconstruction = calibration.reconstruction();
         // Each policy's replay is a simulated cluster of its own, deterministic whatever runs beside it: one per core.
-        List<Outcome> outcomes = grid.parallelStream().map(policy -> new Outcome(policy, Figures.of(
-                ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, policy.overrides(), settings), 1,
-                reconstruction.tasks(), costs))).toList();
+        List<Outcome> outcomes = grid.parallelStream().map(policy -> new Outcome(policy,
+                ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, policy.overrides(), settings, costs))).toList();
         return TuneReport.of(cluster, recording.clockRate(), recording.seconds(), resolution, calibration,
                 new Outcome(asRecorded, calibration.replayed()), outcomes, objective);
+    }
+
+    /** The workload reconstructed from the cluster's recording, as it is before any calibration stretches it. */
+    public Workload workload(String cluster) {
+        return Reconstructor.of(recording(cluster), 1, 1).workload();
+    }
+
+    private RecordedCluster recording(String cluster) {
+        RecordedCluster recording = clusters.get(cluster);
+        if (recording == null || recording.first() == null || recording.moments().size() < 2) {
+            throw new IllegalArgumentException("the recording holds fewer than two snapshots of " + cluster);
+        }
+        return recording;
     }
 
     private static Calibration calibrate(RecordedCluster recording, double[] times, RecordedPolicy recorded, PolicyGrid.Policy asRecorded,
             PlannerSettings settings, double resolution, Map<String, Double> costs) {
         Calibration best = replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, 1);
+        if (best.error() > FAR_OFF) {
+            return best;
+        }
         for (double startupScale : STARTUP_SCALES) {
             if (best.error() > GOOD_ENOUGH) {
                 best = better(best, replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, startupScale));
@@ -97,8 +112,7 @@ public final class Tuner {
             PlannerSettings settings, double resolution, Map<String, Double> costs, double durationScale, double startupScale) {
         Reconstruction reconstruction = Reconstructor.of(recording, durationScale, startupScale);
         Figures recordedFigures = Figures.of(recording.moments(), recording.clockRate(), reconstruction.tasks(), costs);
-        List<Moment> moments = ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, asRecorded.overrides(), settings);
-        Figures replayed = Figures.of(moments, 1, reconstruction.tasks(), costs);
+        Figures replayed = ClosedLoop.run(reconstruction, times, recording.actuationSeconds(), recorded, asRecorded.overrides(), settings, costs);
         return Calibration.of(durationScale, startupScale, reconstruction, recordedFigures, replayed, resolution);
     }
 }

@@ -9,7 +9,6 @@ import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -32,9 +31,8 @@ class KnownBestPolicyTest {
     @BeforeAll
     static void recordAndTune() throws URISyntaxException {
         Workload bursts = Workload.read(Path.of(KnownBestPolicyTest.class.getResource("/workloads/bursts.yaml").toURI()));
-        double[] times = IntStream.rangeClosed(0, 480).mapToDouble(i -> i * 5.0).toArray();
         Tuner tuner = new Tuner(GRID, Objective.of("balanced", null));
-        ClosedLoop.drive(bursts, times, 0, snapshot -> snapshot, PlannerSettings.defaults("test"), tuner::accept);
+        SimulatedRecording.of(bursts, 2400, 5, PlannerSettings.defaults("test"), tuner::accept);
         tuned = tuner.tune(tuner.clusters().get(0), PlannerSettings.defaults("test"));
         StringWriter text = new StringWriter();
         tuned.print(new PrintWriter(text));
