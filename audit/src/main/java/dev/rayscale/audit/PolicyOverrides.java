@@ -118,7 +118,7 @@ public final class PolicyOverrides {
         try {
             return mapper.treeToValue(tree, type);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("--set " + describe() + " does not give a valid " + type.getSimpleName() + ": "
+            throw new IllegalArgumentException("the policy " + describe() + " does not give a valid " + type.getSimpleName() + ": "
                     + EventJson.problem(e), e);
         }
     }

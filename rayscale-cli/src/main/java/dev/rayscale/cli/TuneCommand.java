@@ -1,7 +1,6 @@
 package dev.rayscale.cli;
 
 import dev.rayscale.audit.BuildInfo;
-import dev.rayscale.audit.Read;
 import dev.rayscale.audit.RecordSource;
 import dev.rayscale.planner.core.PlannerSettings;
 import dev.rayscale.sim.Workload;
@@ -11,12 +10,15 @@ import dev.rayscale.tune.TuneJson;
 import dev.rayscale.tune.TuneReport;
 import dev.rayscale.tune.Tuner;
 import java.io.IOException;
-import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,13 +47,19 @@ public class TuneCommand implements Callable<Integer> {
             + "is tried). Default: idleTimeoutSeconds=15,30,60,120,300 and upscalingMode=CONSERVATIVE,DEFAULT.")
     List<String> grid = new ArrayList<>();
 
-    @Option(names = "--objective", paramLabel = "cost|wait|balanced", defaultValue = "balanced",
-            description = "What the recommendation optimises on the Pareto front (default: ${DEFAULT-VALUE}).")
-    String objective;
+    /** What is recommended: an objective or a wait budget, not both. */
+    static final class Aim {
+        @Option(names = "--objective", paramLabel = "cost|wait|balanced",
+                description = "What the recommendation optimises on the Pareto front (default: balanced).")
+        String objective;
 
-    @Option(names = "--wait-budget", paramLabel = "SECONDS", description = "Instead of --objective: the lowest cost whose wait p95 is "
-            + "within SECONDS.")
-    Double waitBudget;
+        @Option(names = "--wait-budget", paramLabel = "SECONDS", description = "Instead of --objective: the lowest cost whose wait p95 "
+                + "is within SECONDS.")
+        Double waitBudget;
+    }
+
+    @ArgGroup(exclusive = true)
+    Aim aim = new Aim();
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")
     Path json;
@@ -70,21 +78,19 @@ public class TuneCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Tuner tuner;
         try {
-            tuner = new Tuner(grid, Objective.of(objective, waitBudget));
+            tuner = new Tuner(grid, Objective.of(aim.objective == null ? "balanced" : aim.objective, aim.waitBudget));
         } catch (IllegalArgumentException bad) {
             throw new ParameterException(spec.commandLine(), bad.getMessage());
         }
-        recording.refuseAsOutput(json, spec.commandLine());
-        recording.refuseAsOutput(html, spec.commandLine());
-        recording.refuseAsOutput(workload, spec.commandLine());
+        for (Path output : Arrays.asList(json, html, workload)) {
+            recording.refuseAsOutput(output, spec.commandLine());
+            Path folder = output == null ? null : output.toAbsolutePath().getParent();
+            if (folder != null && !Files.isDirectory(folder)) {
+                throw new ParameterException(spec.commandLine(), "cannot write " + output + ": no folder " + folder);
+            }
+        }
         try (RecordSource source = recording.open(spec.commandLine())) {
-            if (!recording.readEvents(source, read -> {
-                if (read instanceof Read.Snapshot snapshot) {
-                    tuner.accept(snapshot.full());
-                } else if (read instanceof Read.Event event) {
-                    tuner.accept(event.event());
-                }
-            }, spec.commandLine())) {
+            if (!recording.readEvents(source, tuner::read, spec.commandLine())) {
                 return 2;
             }
         }
@@ -98,7 +104,12 @@ public class TuneCommand implements Callable<Integer> {
         try {
             if (workload != null) {
                 Workload reconstructed = tuner.workload(clusters.get(0));
-                reconstructed.write(workload);
+                try {
+                    reconstructed.write(workload);
+                } catch (UncheckedIOException unwritable) {
+                    spec.commandLine().getErr().println("rayscale tune: " + unwritable.getMessage());
+                    return 2;
+                }
                 spec.commandLine().getOut().printf(Locale.ROOT, "tune: workload=%s events=%d seconds=%.0f%n", workload,
                         reconstructed.events().size(), reconstructed.maxSeconds());
                 return 0;
@@ -108,14 +119,18 @@ public class TuneCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("rayscale tune: " + unusable.getMessage());
             return 2;
         }
-        if (json != null) {
-            TuneJson.write(report, json);
+        report.print(spec.commandLine().getOut());
+        try {
+            if (json != null) {
+                TuneJson.write(report, json);
+            }
+            if (html != null) {
+                TuneHtml.write(report, html);
+            }
+        } catch (IOException unwritable) {
+            spec.commandLine().getErr().println("rayscale tune: cannot write the report: " + unwritable.getMessage());
+            return 2;
         }
-        if (html != null) {
-            TuneHtml.write(report, html);
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        report.print(out);
         return 0;
     }
 }

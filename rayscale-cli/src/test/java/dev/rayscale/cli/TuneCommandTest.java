@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rayscale.events.codec.EventJson;
+import dev.rayscale.sim.Workload;
 import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;
 import io.quarkus.test.junit.main.QuarkusMainTest;
@@ -69,7 +70,27 @@ class TuneCommandTest {
     }
 
     @Test
+    void writesTheReconstructedWorkloadAsAScenario(QuarkusMainLauncher launcher, @TempDir Path folder) {
+        Path scenario = folder.resolve("walkthrough.yaml");
+
+        LaunchResult result = launcher.launch("tune", "--file", GOLDEN, "--workload", scenario.toString());
+
+        assertThat(result.exitCode()).as(result.getErrorOutput()).isZero();
+        assertThat(last(result)).startsWith("tune: workload=" + scenario + " events=1 seconds=");
+        Workload workload = Workload.read(scenario);
+        assertThat(workload.events()).singleElement().satisfies(event -> assertThat(event.tasks().count()).isEqualTo(15));
+    }
+
+    @Test
     void badInputIsExitStatusTwo(QuarkusMainLauncher launcher, @TempDir Path folder) {
+        LaunchResult both = launcher.launch("tune", "--file", GOLDEN, "--objective", "cost", "--wait-budget", "30");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.getErrorOutput()).contains("mutually exclusive");
+        LaunchResult badValue = launcher.launch("tune", "--file", GOLDEN, "--grid", "idleTimeoutSeconds=soon");
+        assertThat(badValue.exitCode()).isEqualTo(2);
+        assertThat(badValue.getErrorOutput()).contains("idleTimeoutSeconds=soon");
+        assertThat(launcher.launch("tune", "--file", GOLDEN, "--json", folder.resolve("no/such/folder.json").toString()).exitCode())
+                .isEqualTo(2);
         assertThat(launcher.launch("tune", "--file", GOLDEN, "--grid", "idleTimeout=30").exitCode()).isEqualTo(2);
         assertThat(launcher.launch("tune", "--file", GOLDEN, "--objective", "fast").exitCode()).isEqualTo(2);
         assertThat(launcher.launch("tune", "--file", folder.resolve("absent.jsonl").toString()).exitCode()).isEqualTo(2);

@@ -20,8 +20,11 @@ final class ActuationLag {
 
     private static final int KEPT = 10_000;
 
+    private record Applied(String decisionId, Instant completedAt) {
+    }
+
     private final Map<String, Instant> decided = new HashMap<>();
-    private final List<ActuationResult> applied = new ArrayList<>();
+    private final List<Applied> applied = new ArrayList<>();
 
     void decision(ScaleDecision decision) {
         if (decision.changesAnything() && decided.size() < KEPT) {
@@ -31,14 +34,14 @@ final class ActuationLag {
 
     void actuation(ActuationResult result) {
         if (result.outcome() == Outcome.APPLIED && !result.dryRun() && result.completedAt() != null && applied.size() < KEPT) {
-            applied.add(result);
+            applied.add(new Applied(result.decisionId(), result.completedAt()));
         }
     }
 
     /** The median lag in the recording's seconds; 0 when the recording holds no applied decision with its result. */
     double seconds() {
         List<Double> lags = new ArrayList<>();
-        for (ActuationResult result : applied) {
+        for (Applied result : applied) {
             Instant at = decided.get(result.decisionId());
             if (at != null && !result.completedAt().isBefore(at)) {
                 lags.add(Duration.between(at, result.completedAt()).toNanos() / 1e9);

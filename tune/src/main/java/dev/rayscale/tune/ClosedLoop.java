@@ -13,6 +13,7 @@ import dev.rayscale.sim.Workload;
 import com.google.protobuf.ByteString;
 import dev.rayscale.gcs.proto.DrainNodeReason;
 import dev.rayscale.gcs.proto.DrainNodeRequest;
+import dev.rayscale.kuberay.RayLabels;
 import io.ray.v1.RayCluster;
 import io.ray.v1.rayclusterspec.WorkerGroupSpecs;
 import io.ray.v1.rayclusterspec.workergroupspecs.ScaleStrategy;
@@ -21,7 +22,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,7 +72,9 @@ final class ClosedLoop {
         try (ClusterSimulator cluster = ClusterSimulator.replay(workload, "tune", clock)) {
             warmUp(cluster, clock);
             cluster.begin();
-            double began = clock.seconds();
+            // The workload's time runs LEAD ahead of the recording's, so that work pending at the first snapshot is submitted
+            // before it, and the GCS has pulled it by then (fact A3.16).
+            double began = clock.seconds() + Reconstructor.LEAD_SECONDS;
             SimulatedCollector collector = new SimulatedCollector(cluster, workload.cluster().versions().ray());
             Deque<Due> decisions = new ArrayDeque<>();
             for (double at : times) {
@@ -120,21 +123,36 @@ final class ClosedLoop {
         }
     }
 
+    /**
+     * As the actuator's core applies a decision: a group whose replicas changed since the decision's snapshot is stale and
+     * left alone (its compare-and-set); idle nodes are drained first and a refused one kept; the pods named for deletion
+     * replace the list before, unless a pod the list names is still there (a deletion still in progress: then no more are
+     * named, and their replicas kept).
+     */
     private static void apply(ClusterSimulator cluster, ScaleDecision decision) {
+        Set<String> pods = new HashSet<>();
+        cluster.client().pods().inNamespace(cluster.namespace()).withLabel(RayLabels.CLUSTER, cluster.name()).list().getItems()
+                .forEach(pod -> pods.add(pod.getMetadata().getName()));
         cluster.client().resources(RayCluster.class).inNamespace(cluster.namespace()).withName(cluster.name()).edit(rayCluster -> {
             List<WorkerGroupSpecs> groups = rayCluster.getSpec().getWorkerGroupSpecs();
             for (GroupTarget target : decision.groups()) {
-                if (target.index() >= groups.size() || !groups.get(target.index()).getGroupName().equals(target.name())) {
+                if (!target.changesAnything() || target.index() >= groups.size()
+                        || !groups.get(target.index()).getGroupName().equals(target.name())) {
                     continue;
                 }
                 WorkerGroupSpecs group = groups.get(target.index());
-                List<String> drained = target.toDelete().stream().filter(deletion -> drained(cluster, deletion)).map(PodDeletion::podName).toList();
+                if (group.getReplicas() == null || group.getReplicas() != target.currentReplicas()) {
+                    continue;
+                }
+                List<String> named = group.getScaleStrategy() == null || group.getScaleStrategy().getWorkersToDelete() == null ? List.of()
+                        : group.getScaleStrategy().getWorkersToDelete();
+                boolean inProgress = named.stream().anyMatch(pods::contains);
+                List<String> drained = inProgress ? List.of()
+                        : target.toDelete().stream().filter(deletion -> drained(cluster, deletion)).map(PodDeletion::podName).toList();
                 group.setReplicas(target.targetReplicas() + target.toDelete().size() - drained.size());
-                if (!drained.isEmpty()) {
+                if (!inProgress && !drained.isEmpty()) {
                     ScaleStrategy strategy = group.getScaleStrategy() == null ? new ScaleStrategy() : group.getScaleStrategy();
-                    Set<String> named = new LinkedHashSet<>(strategy.getWorkersToDelete() == null ? List.of() : strategy.getWorkersToDelete());
-                    named.addAll(drained);
-                    strategy.setWorkersToDelete(new ArrayList<>(named));
+                    strategy.setWorkersToDelete(new ArrayList<>(drained));
                     group.setScaleStrategy(strategy);
                 }
             }

@@ -2,6 +2,7 @@ package dev.rayscale.tune;
 
 import dev.rayscale.events.LabelSelector;
 import dev.rayscale.events.Resources;
+import dev.rayscale.planner.core.NodeCost;
 import java.util.List;
 
 /** Pending work of one kind: a task shape with its label selectors, or a placement group's bundles with its strategy. */
@@ -17,7 +18,7 @@ record DemandKey(Resources shape, List<LabelSelector> selectors, String gangStra
 
     /** The resource whose use tells how long this work runs: an accelerator if it asks for one, else CPU, else its first. */
     String keyResource() {
-        for (String accelerator : List.of("GPU", "TPU", "neuron_cores", "HPU", "NPU")) {
+        for (String accelerator : NodeCost.ACCELERATORS) {
             if (shape.has(accelerator)) {
                 return accelerator;
             }

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * What a run of a cluster cost and how long its work waited, read from its snapshots alone, so that a recording and a
@@ -84,14 +85,14 @@ record Figures(double workerSeconds, double cost, double waitP50, double waitP95
     private static final class Waits {
         private final Map<Object, Deque<double[]>> queues = new HashMap<>();
         private final Map<Object, Long> lastCounts = new HashMap<>();
-        /** Pairs of (wait, how many waited it). */
-        private final List<double[]> waited = new ArrayList<>();
+        /** How many waited how long, to a tenth of a second: bounded by the longest wait, not by the work. */
+        private final TreeMap<Long, Long> waited = new TreeMap<>();
         private long seen;
 
         void observe(Moment moment, double now) {
             Map<Object, Long> counts = new HashMap<>(moment.pending());
             moment.gangs().keySet().forEach(id -> counts.put("gang " + id, 1L));
-            for (Object key : union(counts, lastCounts)) {
+            for (Object key : Keys.ofEither(counts, lastCounts)) {
                 long change = counts.getOrDefault(key, 0L) - lastCounts.getOrDefault(key, 0L);
                 Deque<double[]> queue = queues.computeIfAbsent(key, k -> new ArrayDeque<>());
                 if (change > 0) {
@@ -99,22 +100,19 @@ record Figures(double workerSeconds, double cost, double waitP50, double waitP95
                     seen += change;
                 }
                 leave(queue, -change, now);
+                if (queue.isEmpty()) {
+                    queues.remove(key);
+                }
             }
             lastCounts.clear();
             lastCounts.putAll(counts);
-        }
-
-        private static List<Object> union(Map<Object, Long> a, Map<Object, Long> b) {
-            List<Object> keys = new ArrayList<>(a.keySet());
-            b.keySet().stream().filter(key -> !a.containsKey(key)).forEach(keys::add);
-            return keys;
         }
 
         private void leave(Deque<double[]> queue, long leaving, double now) {
             while (leaving > 0 && !queue.isEmpty()) {
                 double[] oldest = queue.peekFirst();
                 long taken = (long) Math.min(leaving, oldest[1]);
-                waited.add(new double[] {now - oldest[0], taken});
+                wait(now - oldest[0], taken);
                 oldest[1] -= taken;
                 leaving -= taken;
                 if (oldest[1] == 0) {
@@ -125,12 +123,15 @@ record Figures(double workerSeconds, double cost, double waitP50, double waitP95
 
         /** Work still pending at the end waited until the end (a floor of its wait). */
         Figures figures(double end, long tasks, double workerSeconds, double cost, long coldStarts, long scaleEvents) {
-            queues.values().forEach(queue -> queue.forEach(batch -> waited.add(new double[] {end - batch[0], batch[1]})));
+            queues.values().forEach(queue -> queue.forEach(batch -> wait(end - batch[0], (long) batch[1])));
             long total = Math.max(tasks, seen);
             long unseen = total - seen;
-            waited.sort((a, b) -> Double.compare(a[0], b[0]));
             return new Figures(workerSeconds, cost, quantile(0.5, unseen, total), quantile(0.95, unseen, total),
-                    waited.isEmpty() ? 0 : waited.get(waited.size() - 1)[0], total, coldStarts, scaleEvents);
+                    waited.isEmpty() ? 0 : waited.lastKey() / 10.0, total, coldStarts, scaleEvents);
+        }
+
+        private void wait(double seconds, long count) {
+            waited.merge(Math.round(seconds * 10), count, Long::sum);
         }
 
         private double quantile(double q, long zeros, long total) {
@@ -142,13 +143,13 @@ record Figures(double workerSeconds, double cost, double waitP50, double waitP95
             if (counted >= rank) {
                 return 0;
             }
-            for (double[] wait : waited) {
-                counted += (long) wait[1];
+            for (Map.Entry<Long, Long> wait : waited.entrySet()) {
+                counted += wait.getValue();
                 if (counted >= rank) {
-                    return wait[0];
+                    return wait.getKey() / 10.0;
                 }
             }
-            return waited.isEmpty() ? 0 : waited.get(waited.size() - 1)[0];
+            return waited.isEmpty() ? 0 : waited.lastKey() / 10.0;
         }
     }
 }

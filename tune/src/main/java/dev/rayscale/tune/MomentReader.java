@@ -40,7 +40,8 @@ final class MomentReader {
     /** Worker pods pending now: when created and when last seen pending, in the recording's seconds. */
     private final Map<String, double[]> pendingPods = new HashMap<>();
     private final List<Startup> startups = new ArrayList<>();
-    private final Set<String> seenPods = new HashSet<>();
+    /** The worker pods of the snapshot before (null before the first): a pod not among them is new. */
+    private Set<String> previousPods;
     private final Map<Object, Object> canonical = new HashMap<>();
     /** Whether the moments are kept (a recording's), so that sharing their parts pays. */
     private final boolean kept;
@@ -49,7 +50,6 @@ final class MomentReader {
     MomentReader(boolean kept) {
         this.kept = kept;
     }
-    private boolean first = true;
     /** The time of the snapshot read last, in the recording's seconds. */
     private double previous;
 
@@ -73,7 +73,8 @@ final class MomentReader {
         snapshot.demand().gangs().forEach(gang -> gangs.put(gang.id(), gang));
         Map<String, Double> used = new TreeMap<>();
         Map<String, Integer> workers = new TreeMap<>();
-        int newPods = 0;
+        Set<String> pods = new HashSet<>();
+        Set<String> nodes = new HashSet<>();
         String head = snapshot.headGroup().name();
         for (RayNode node : snapshot.nodes()) {
             node.total().minus(node.available()).asMap().forEach((name, amount) -> {
@@ -82,35 +83,42 @@ final class MomentReader {
                 }
             });
             learnClockRate(node, snapshot.observedAt());
+            nodes.add(node.nodeId());
             if (node.group().equals(head) || !node.podPresent()) {
                 continue;
             }
             workers.merge(node.group(), 1, Integer::sum);
-            newPods += seen(node.podName());
+            pods.add(node.podName());
             double[] pendingSince = node.podName() == null ? null : pendingPods.remove(node.podName());
             if (pendingSince != null && startups.size() < SAMPLES) {
                 startups.add(new Startup(pendingSince[0], (pendingSince[1] + at) / 2 - pendingSince[0]));
             }
         }
+        Set<String> stillPending = new HashSet<>();
         for (PendingPod pod : snapshot.pendingPods()) {
             workers.merge(pod.group(), 1, Integer::sum);
-            newPods += seen(pod.podName());
+            pods.add(pod.podName());
+            stillPending.add(pod.podName());
             pendingPods.computeIfAbsent(pod.podName(), name -> new double[] {created(pod, at), at})[1] = at;
         }
+        // Only what this snapshot has is followed further: a week's pods and nodes come and go.
+        pendingPods.keySet().retainAll(stillPending);
+        idleSince.keySet().retainAll(nodes);
+        int newPods = previousPods == null ? 0 : (int) pods.stream().filter(pod -> !previousPods.contains(pod)).count();
+        previousPods = pods;
         last = snapshot.observedAt();
         previous = at;
-        boolean counted = !first;
-        first = false;
-        return new Moment(at, true, intern(pending), intern(gangs), intern(used), intern(snapshot.demand().constraints()), intern(workers),
-                intern(replicas), counted ? newPods : 0);
+        // Pending work is not shared: equal maps of it may list it in other orders, and its order is the submission's.
+        return new Moment(at, true, pending, intern(gangs), intern(used), intern(snapshot.demand().constraints()), intern(workers),
+                intern(replicas), newPods);
     }
 
     /**
-     * When a pod first seen now was created: its {@code createdAt}, which is the API server's clock and the snapshot's the
-     * collector's, so held between the snapshot before (which did not have it) and now.
+     * When a pod first seen now was created: its {@code createdAt} (whole seconds, on the API server's clock, not the
+     * collector's), held between the snapshot before, which did not have it, and now.
      */
     private double created(PendingPod pod, double now) {
-        return Math.min(now, Math.max(previous, seconds(pod.createdAt())));
+        return Math.max(previous, Math.min(now, seconds(pod.createdAt())));
     }
 
     /** The one kept copy of {@code part} (equal parts of moments are shared), until that many are kept. */
@@ -127,10 +135,6 @@ final class MomentReader {
             canonical.put(part, part);
         }
         return part;
-    }
-
-    private int seen(String pod) {
-        return pod != null && seenPods.add(pod) ? 1 : 0;
     }
 
     /** An idle node's idle time grows by the cluster's seconds while observedAt grows by the recording's. */

@@ -36,6 +36,22 @@ import java.util.TreeMap;
  */
 final class Reconstructor {
 
+    /**
+     * How far the workload's clock runs ahead of the recording's: work pending at the first snapshot is submitted before it
+     * (at {@code -SEEN_AFTER}), which a workload's clock, starting at 0, cannot say otherwise.
+     */
+    static final double LEAD_SECONDS = 2;
+    /** Work is submitted this long before the snapshot that first saw it: the GCS pulls the raylets' loads once a second (A3.16). */
+    private static final double SEEN_AFTER = 1.5;
+
+    /** The node pool's limit when the groups' bounds say more (or nothing). */
+    private static final int MOST_NODES = 100_000;
+    /**
+     * The most {@code request_resources} bundles a floor is replayed with: a tenant's count is any long, and more bundles than
+     * a cluster has nodes ask for nothing more in the replay.
+     */
+    private static final int MOST_BUNDLES = 10_000;
+
     private Reconstructor() {
     }
 
@@ -54,16 +70,17 @@ final class Reconstructor {
         Map<DemandKey, Long> lastPending = Map.of();
         Map<String, GangDemand> lastGangs = Map.of();
         List<ResourceConstraint> lastConstraints = List.of();
-        double before = 0;
+        double before = Double.NaN;
         for (Moment moment : recording.moments()) {
             double now = moment.at() * rate;
             if (!moment.rayState()) {
                 before = now;
                 continue;
             }
-            double arrival = Math.max(before + 0.001, now - 1.5);
-            double started = (before + now) / 2;
-            for (DemandKey key : union(moment.pending(), lastPending)) {
+            // Between the snapshot before and this one, late enough to be there at this one's read; at the first, before it.
+            double arrival = Double.isNaN(before) ? now - SEEN_AFTER : Math.max(before + 0.001, now - SEEN_AFTER);
+            double started = Double.isNaN(before) ? now - SEEN_AFTER : (before + now) / 2;
+            for (DemandKey key : Keys.ofEither(moment.pending(), lastPending)) {
                 long change = moment.pending().getOrDefault(key, 0L) - lastPending.getOrDefault(key, 0L);
                 if (change > 0) {
                     arrivals.add(new Batch(arrival, key, change, null));
@@ -98,26 +115,28 @@ final class Reconstructor {
             events.add(tasks(unseen.at(), unseen.key(), unseen.count(), durations.of(unseen.key()) * durationScale));
             tasks += unseen.count();
         }
+        events.replaceAll(Reconstructor::led);
         events.sort(Comparator.comparingDouble(Workload.Event::at));
         long unseenCount = durations.unseen().stream().mapToLong(Start::count).sum();
         // Its speed is the recording's clock rate: as a demo scenario it then runs as fast as the recorded cluster did.
         double speed = Math.max(1, Math.round(recording.clockRate() * 10) / 10.0);
         Workload workload = new Workload("tune-" + recording.first().cluster().name(), "reconstructed from a recording", speed,
-                cluster(recording.first()), null, 5, null, null, recording.seconds() + 1, events, null, null, null);
+                cluster(recording.first()), null, 5, null, null, LEAD_SECONDS + recording.seconds() + 1, events, null, null, null);
         workload = withPods(workload, recording, startupScale, notes);
         Map<String, Double> byResource = new TreeMap<>(durations.byResource());
         byResource.replaceAll((resource, seconds) -> seconds * durationScale);
         return new Reconstruction(workload, tasks, byResource, unseenCount, notes);
     }
 
-    private static DemandKey gangKey(GangDemand gang) {
-        return new DemandKey(gang.bundles().stream().reduce(Resources.NONE, Resources::plus), List.of(), gang.strategy().name());
+    /** The event on the workload's clock, which runs {@link #LEAD_SECONDS} ahead of the recording's. */
+    private static Workload.Event led(Workload.Event event) {
+        return new Workload.Event(event.at() + LEAD_SECONDS, event.tasks(), event.placementGroup(), event.requestResources(),
+                event.restartHead(), event.restartRaylets(), event.evict(), event.losePods(), event.suspend(), event.editGroup(),
+                event.appendGroup());
     }
 
-    private static <K> List<K> union(Map<K, Long> a, Map<K, Long> b) {
-        List<K> keys = new ArrayList<>(a.keySet());
-        b.keySet().stream().filter(key -> !a.containsKey(key)).forEach(keys::add);
-        return keys;
+    private static DemandKey gangKey(GangDemand gang) {
+        return new DemandKey(gang.bundles().stream().reduce(Resources.NONE, Resources::plus), List.of(), gang.strategy().name());
     }
 
     /** Each key resource's duration, and the work that started unseen, found together (see the class comment). */
@@ -135,10 +154,11 @@ final class Reconstructor {
             double held = (moments.get(i).at() - moments.get(i - 1).at()) * rate;
             Map<String, Double> from = moments.get(i - 1).used();
             Map<String, Double> to = moments.get(i).used();
-            for (String resource : resourcesOf(from, to)) {
+            for (String resource : Keys.ofEither(to, from)) {
                 busy.merge(resource, held * (from.getOrDefault(resource, 0.0) + to.getOrDefault(resource, 0.0)) / 2, Double::sum);
             }
         }
+        // Before any kind of work on a resource was seen pending, its unseen work is taken for the first kind seen later.
         Map<String, DemandKey> kinds = new HashMap<>();
         arrivals.forEach(batch -> kinds.putIfAbsent(batch.key().keyResource(), batch.key()));
         List<Start> unseen = unseenStarts(moments, rate, seenStarts, kinds);
@@ -160,6 +180,9 @@ final class Reconstructor {
         for (String resource : keys) {
             List<Start> keyed = starts.stream().filter(start -> start.key().keyResource().equals(resource)).toList();
             double amount = keyed.stream().mapToDouble(start -> start.count() * start.key().amountOf(resource)).sum();
+            if (amount <= 0) {
+                continue;
+            }
             double seconds = Math.max(1, remaining.getOrDefault(resource, 0.0) / amount);
             durations.put(resource, seconds);
             for (Start start : keyed) {
@@ -169,19 +192,14 @@ final class Reconstructor {
         return durations;
     }
 
-    private static List<String> resourcesOf(Map<String, Double> a, Map<String, Double> b) {
-        List<String> names = new ArrayList<>(a.keySet());
-        b.keySet().stream().filter(name -> !a.containsKey(name)).forEach(names::add);
-        return names;
-    }
-
     /**
      * Work that started without being seen pending: where a key resource's use grew between two snapshots by more than the
      * work seen starting there holds, work of the kind last seen pending on that resource started then (and work in use at
      * the first snapshot had started before it). Work that ended in the same interval hides as much started work: this
      * errs low, never by feeding on its own duration estimate.
      */
-    private static List<Start> unseenStarts(List<Moment> moments, double rate, List<Start> seenStarts, Map<String, DemandKey> kinds) {
+    private static List<Start> unseenStarts(List<Moment> moments, double rate, List<Start> seenStarts, Map<String, DemandKey> firstKinds) {
+        Map<String, DemandKey> kinds = new HashMap<>(firstKinds);
         List<Start> unseen = new ArrayList<>();
         List<Start> starts = new ArrayList<>(seenStarts);
         starts.sort(Comparator.comparingDouble(Start::at));
@@ -200,7 +218,8 @@ final class Reconstructor {
                 Start start = starts.get(next++);
                 start.key().shape().names().forEach(name -> grown.merge(name, -start.count() * start.key().amountOf(name), Double::sum));
             }
-            double at = before == null ? now : (before.at() * rate + now) / 2;
+            double at = before == null ? now - SEEN_AFTER : (before.at() * rate + now) / 2;
+            moment.pending().keySet().forEach(key -> kinds.put(key.keyResource(), key));
             for (Map.Entry<String, DemandKey> kind : kinds.entrySet()) {
                 double unit = kind.getValue().amountOf(kind.getKey());
                 long count = unit <= 0 ? 0 : (long) Math.floor(grown.getOrDefault(kind.getKey(), 0.0) / unit + 1e-6);
@@ -227,11 +246,12 @@ final class Reconstructor {
                 null);
     }
 
+    /** A floor as {@code request_resources} bundles, a tenant's count of them bounded ({@link #MOST_BUNDLES}). */
     private static Workload.Event requestResources(double at, List<ResourceConstraint> constraints) {
         List<Map<String, BigDecimal>> bundles = new ArrayList<>();
         for (ResourceConstraint constraint : constraints) {
             for (ShapeCount bundle : constraint.bundles()) {
-                for (long i = 0; i < bundle.count(); i++) {
+                for (long i = 0; i < bundle.count() && bundles.size() < MOST_BUNDLES; i++) {
                     bundles.add(amounts(bundle.shape()));
                 }
             }
@@ -293,7 +313,9 @@ final class Reconstructor {
         int initial = recording.first().workerGroups().stream().mapToInt(group -> group.replicas() * group.numOfHosts()).sum()
                 + (int) startups.stream().filter(startup -> startup.seconds() * rate <= slowFrom && startup.createdAt() <= firstSlow).count();
         double provision = Math.max(1, Stats.median(slow.stream().map(startup -> startup.seconds() * rate).toList()) * startupScale - start);
-        int most = recording.first().workerGroups().stream().mapToInt(group -> group.maxReplicas() * group.numOfHosts()).sum();
+        // A group without maxReplicas reads as Integer.MAX_VALUE: summed as longs and bounded, not overflowed.
+        int most = (int) Math.min(MOST_NODES, recording.first().workerGroups().stream()
+                .mapToLong(group -> (long) group.maxReplicas() * group.numOfHosts()).sum());
         notes.add(String.format(Locale.ROOT, "%d of %d pods waited for a Kubernetes node: a node pool of %d nodes at first, a node added "
                 + "in %.0f s", slow.size(), startups.size(), initial, provision));
         return withStartup(workload, start, new Workload.NodePool(Math.max(1, initial), 1, Math.max(initial, most), provision));

@@ -29,6 +29,7 @@ final class RecordedCluster {
     private double[] times = new double[1024];
     private int count;
     private ClusterSnapshot first;
+    private long rayStates;
     private ClusterSnapshot last;
 
     void accept(ClusterSnapshot snapshot) {
@@ -37,6 +38,9 @@ final class RecordedCluster {
         }
         last = snapshot;
         Moment moment = reader.read(snapshot);
+        if (moment.rayState()) {
+            rayStates++;
+        }
         if (count == times.length) {
             times = Arrays.copyOf(times, count * 2);
         }
@@ -56,6 +60,11 @@ final class RecordedCluster {
         return b.newPods() == 0 && a.rayState() == b.rayState() && a.pending().equals(b.pending()) && a.gangs().equals(b.gangs())
                 && a.used().equals(b.used()) && a.constraints().equals(b.constraints()) && a.workers().equals(b.workers())
                 && a.replicas().equals(b.replicas());
+    }
+
+    /** Snapshots with the GCS read: the only ones the work can be reconstructed from. */
+    long rayStates() {
+        return rayStates;
     }
 
     ActuationLag lag() {
@@ -104,14 +113,17 @@ final class RecordedCluster {
         return seconds;
     }
 
-    /** The median time between two snapshots, in the cluster's seconds: the finest a wait can be told from the recording. */
+    /**
+     * The median time between two snapshots, in the cluster's seconds, and at least one (the GCS learns of work once a second):
+     * the finest a wait can be told from the recording.
+     */
     double resolution() {
         List<Double> gaps = new ArrayList<>();
         double[] seconds = times();
         for (int i = 1; i < seconds.length; i++) {
             gaps.add(seconds[i] - seconds[i - 1]);
         }
-        return Stats.median(gaps);
+        return Math.max(1, Stats.median(gaps));
     }
 
     /** What one node of each group costs per hour, as the planner reads it. */

@@ -80,8 +80,10 @@ public record TuneReport(String cluster, double clockRate, double seconds, doubl
         Figures replayed = calibration.replayed();
         Map<String, Double> errors = calibration.errors();
         row(out, "worker-seconds", recorded.workerSeconds(), replayed.workerSeconds(), errors.get("worker-seconds"));
+        row(out, "cost", recorded.cost(), replayed.cost(), errors.get("cost"));
         row(out, "wait p50 (s)", recorded.waitP50(), replayed.waitP50(), errors.get("wait p50"));
         row(out, "wait p95 (s)", recorded.waitP95(), replayed.waitP95(), errors.get("wait p95"));
+        row(out, "cold starts", recorded.coldStarts(), replayed.coldStarts(), errors.get("cold starts"));
         row(out, "scale events", recorded.scaleEvents(), replayed.scaleEvents(), errors.get("scale events"));
         Reconstruction workload = calibration.reconstruction();
         out.printf(Locale.ROOT, "  workload: %d tasks and placement groups (%d started unseen), durations %s, pod start-up %.0f s%s%n",
@@ -107,7 +109,7 @@ public record TuneReport(String cluster, double clockRate, double seconds, doubl
     }
 
     private static void row(PrintWriter out, String name, double recorded, double replayed, double error) {
-        out.printf(Locale.ROOT, "  %-16s %12.1f %12.1f %7.1f%%%n", name, recorded, replayed, error * 100);
+        out.printf(Locale.ROOT, "  %-16s %12.2f %12.2f %7.1f%%%n", name, recorded, replayed, error * 100);
     }
 
     private void policyRow(PrintWriter out, Outcome outcome) {

@@ -1,6 +1,7 @@
 package dev.rayscale.tune;
 
 import dev.rayscale.audit.PolicyOverrides;
+import dev.rayscale.audit.Read;
 import dev.rayscale.events.ActuationResult;
 import dev.rayscale.events.ClusterSnapshot;
 import dev.rayscale.events.RayscaleEvent;
@@ -9,6 +10,8 @@ import dev.rayscale.planner.core.PlannerSettings;
 import dev.rayscale.sim.Workload;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.TreeMap;
 
 /**
@@ -19,14 +22,14 @@ public final class Tuner {
 
     /** The reconstruction's stretches tried, in order, while the recorded policy's replay is off by more than this. */
     private static final double GOOD_ENOUGH = 0.03;
-    /** Further off than this, the reconstruction is wrong in kind, not in degree: stretching it is not tried. */
-    private static final double FAR_OFF = 2 * Calibration.LIMIT;
     private static final double[] DURATION_SCALES = {0.95, 1.05, 0.9, 1.1};
     private static final double[] STARTUP_SCALES = {0.9, 1.1, 0.8, 1.2, 0.6, 1.5};
 
     private final List<PolicyGrid.Policy> grid;
     private final Objective objective;
     private final Map<String, RecordedCluster> clusters = new TreeMap<>();
+    /** The clusters snapshots were read of; once there are two, only their names are kept (a tune is of one cluster). */
+    private final Set<String> snapshotted = new TreeSet<>();
 
     /** @param grid as {@code --grid} takes it; empty for {@link PolicyGrid#DEFAULT} */
     public Tuner(List<String> grid, Objective objective) {
@@ -34,8 +37,23 @@ public final class Tuner {
         this.objective = objective;
     }
 
+    /** A record as the audit commands read it: its event if it is one (dead letters and unreadable records say nothing here). */
+    public void read(Read read) {
+        if (read instanceof Read.Snapshot snapshot) {
+            accept(snapshot.full());
+        } else if (read instanceof Read.Event event) {
+            accept(event.event());
+        }
+    }
+
     /** A recorded event: snapshots, each cluster's in order, make the workload; decisions and results, the pipeline's lag. */
     public void accept(RayscaleEvent event) {
+        if (event instanceof ClusterSnapshot && snapshotted.add(event.cluster().id()) && snapshotted.size() > 1) {
+            clusters.clear();
+        }
+        if (snapshotted.size() > 1) {
+            return;
+        }
         RecordedCluster cluster = clusters.computeIfAbsent(event.cluster().id(), id -> new RecordedCluster());
         if (event instanceof ClusterSnapshot snapshot) {
             cluster.accept(snapshot);
@@ -48,7 +66,7 @@ public final class Tuner {
 
     /** The clusters the recording holds snapshots of. */
     public List<String> clusters() {
-        return clusters.entrySet().stream().filter(cluster -> cluster.getValue().first() != null).map(Map.Entry::getKey).toList();
+        return List.copyOf(snapshotted);
     }
 
     public int policies() {
@@ -57,6 +75,11 @@ public final class Tuner {
 
     public TuneReport tune(String cluster, PlannerSettings settings) {
         RecordedCluster recording = recording(cluster);
+        // Every policy is tried on the first snapshot before anything is replayed: a value that makes no policy fails now.
+        for (PolicyGrid.Policy policy : grid) {
+            policy.overrides().apply(recording.first());
+            policy.overrides().apply(settings);
+        }
         double resolution = recording.resolution();
         double[] times = recording.times();
         RecordedPolicy recorded = new RecordedPolicy(recording.first());
@@ -77,9 +100,13 @@ public final class Tuner {
     }
 
     private RecordedCluster recording(String cluster) {
+        if (snapshotted.size() > 1) {
+            throw new IllegalArgumentException("the recording holds " + snapshotted.size() + " clusters; a tune reads one (--cluster)");
+        }
         RecordedCluster recording = clusters.get(cluster);
-        if (recording == null || recording.first() == null || recording.moments().size() < 2) {
-            throw new IllegalArgumentException("the recording holds fewer than two snapshots of " + cluster);
+        if (recording == null || recording.first() == null || recording.rayStates() < 2) {
+            throw new IllegalArgumentException("the recording holds fewer than two snapshots of " + cluster + " with the GCS read: "
+                    + "nothing to reconstruct its work from");
         }
         return recording;
     }
@@ -87,9 +114,6 @@ public final class Tuner {
     private static Calibration calibrate(RecordedCluster recording, double[] times, RecordedPolicy recorded, PolicyGrid.Policy asRecorded,
             PlannerSettings settings, double resolution, Map<String, Double> costs) {
         Calibration best = replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, 1);
-        if (best.error() > FAR_OFF) {
-            return best;
-        }
         for (double startupScale : STARTUP_SCALES) {
             if (best.error() > GOOD_ENOUGH) {
                 best = better(best, replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, startupScale));

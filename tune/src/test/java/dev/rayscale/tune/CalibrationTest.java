@@ -43,7 +43,7 @@ class CalibrationTest {
     void aReplayThatCannotReproduceTheRecordingRecommendsNothing() {
         TuneReport report = tune("placement-groups");
         assertThat(report.calibrationErrorPct()).isGreaterThan(10);
-        assertThat(report.calibration().errors()).containsKey("wait p95");
+        assertThat(report.calibration().errors().get("wait p95")).isGreaterThan(0.10);
         assertThat(report.recommends()).isFalse();
         assertThat(report.refusal()).contains("off by").contains("above 10%");
         assertThat(report.lastLine()).contains(" recommended=none cost_change_pct=0.0 wait_p95_change_s=0.0");

@@ -2,7 +2,6 @@ package dev.rayscale.tune;
 
 import dev.rayscale.audit.EventReader;
 import dev.rayscale.audit.FileRecords;
-import dev.rayscale.audit.Read;
 import dev.rayscale.audit.Selection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,13 +25,7 @@ final class Recordings {
     /** Every snapshot of the recording into {@code tuner}, as {@code rayscale tune --file} reads them. */
     static Tuner read(String name, Tuner tuner) {
         try {
-            new FileRecords(file(name), Selection.ALL).forEachRead(new EventReader(false), read -> {
-                if (read instanceof Read.Snapshot snapshot) {
-                    tuner.accept(snapshot.full());
-                } else if (read instanceof Read.Event event) {
-                    tuner.accept(event.event());
-                }
-            });
+            new FileRecords(file(name), Selection.ALL).forEachRead(new EventReader(false), tuner::read);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

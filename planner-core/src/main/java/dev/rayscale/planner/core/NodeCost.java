@@ -4,7 +4,7 @@ import dev.rayscale.events.Resources;
 import dev.rayscale.events.WorkerGroup;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.Set;
+import java.util.List;
 
 /**
  * What one node of a worker group costs, for economical packing: the group's {@code nodeCost}
@@ -17,8 +17,8 @@ public final class NodeCost {
     static final BigDecimal PER_CPU = BigDecimal.ONE;
     static final BigDecimal PER_GIB = new BigDecimal("0.125");
     static final BigDecimal PER_ACCELERATOR = BigDecimal.valueOf(25);
-    /** Ray's accelerator resources. */
-    static final Set<String> ACCELERATORS = Set.of("GPU", "TPU", "neuron_cores", "HPU", "NPU");
+    /** Ray's accelerator resources, GPU first. */
+    public static final List<String> ACCELERATORS = List.of("GPU", "TPU", "neuron_cores", "HPU", "NPU");
 
     private static final BigDecimal GIB = BigDecimal.valueOf(1L << 30);
 
