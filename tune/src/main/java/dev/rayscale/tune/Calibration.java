@@ -10,9 +10,10 @@ import java.util.Map;
  * error is the largest of them.
  *
  * @param durationScale, startupScale what the reconstruction's estimates were stretched by to get here
+ * @param replays how many replays of the recorded policy the calibration took
  */
 record Calibration(double durationScale, double startupScale, Reconstruction reconstruction, Figures recorded, Figures replayed,
-        Map<String, Double> errors) {
+        Map<String, Double> errors, int replays) {
 
     /** Above this, no policy is recommended. */
     static final double LIMIT = 0.10;
@@ -26,12 +27,19 @@ record Calibration(double durationScale, double startupScale, Reconstruction rec
         errors.put("cost", relative(replayed.cost(), recorded.cost(), 0));
         errors.put("cold starts", relative(replayed.coldStarts(), recorded.coldStarts(), 10));
         errors.put("scale events", relative(replayed.scaleEvents(), recorded.scaleEvents(), 10));
-        return new Calibration(durationScale, startupScale, reconstruction, recorded, replayed, errors);
+        return new Calibration(durationScale, startupScale, reconstruction, recorded, replayed, errors, 1);
     }
 
     private static double relative(double replayed, double recorded, double floor) {
         double scale = Math.max(Math.abs(recorded), floor);
         return scale == 0 ? (replayed == 0 ? 0 : 1) : Math.abs(replayed - recorded) / scale;
+    }
+
+    /** The closer of this and {@code tried}, counting the replays of both. */
+    Calibration closer(Calibration tried) {
+        Calibration closer = tried.error() < error() ? tried : this;
+        return new Calibration(closer.durationScale, closer.startupScale, closer.reconstruction, closer.recorded, closer.replayed,
+                closer.errors, replays + tried.replays);
     }
 
     double error() {

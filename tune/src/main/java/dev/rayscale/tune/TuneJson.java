@@ -30,6 +30,7 @@ public final class TuneJson {
         calibration.put("limitPct", Calibration.LIMIT * 100);
         calibration.put("durationScale", report.calibration().durationScale());
         calibration.put("startupScale", report.calibration().startupScale());
+        calibration.put("replays", report.calibration().replays());
         calibration.set("recorded", figures(report.calibration().recorded()));
         calibration.set("replayed", figures(report.calibration().replayed()));
         ObjectNode errors = calibration.putObject("errorsPct");

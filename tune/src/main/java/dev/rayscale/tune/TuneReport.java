@@ -73,8 +73,8 @@ public record TuneReport(String cluster, double clockRate, double seconds, doubl
         out.printf(Locale.ROOT, "tune %s: %.0f s of the cluster's time, a snapshot every %.1f s%s%n", cluster, seconds, resolution,
                 Math.abs(clockRate - 1) > 0.05 ? String.format(Locale.ROOT, " (its clock ran %.1fx the recording's: a simulated cluster)", clockRate) : "");
         out.println();
-        out.printf(Locale.ROOT, "calibration: the recorded policy replayed on the reconstructed workload is off by %.1f%% (limit %.0f%%)%n",
-                calibrationErrorPct(), Calibration.LIMIT * 100);
+        out.printf(Locale.ROOT, "calibration: the recorded policy replayed on the reconstructed workload is off by %.1f%% (limit %.0f%%; "
+                + "%d replay%s)%n", calibrationErrorPct(), Calibration.LIMIT * 100, calibration.replays(), calibration.replays() == 1 ? "" : "s");
         out.printf(Locale.ROOT, "  %-16s %12s %12s %8s%n", "figure", "recorded", "replayed", "error");
         Figures recorded = calibration.recorded();
         Figures replayed = calibration.replayed();

@@ -116,20 +116,16 @@ public final class Tuner {
         Calibration best = replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, 1);
         for (double startupScale : STARTUP_SCALES) {
             if (best.error() > GOOD_ENOUGH) {
-                best = better(best, replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, startupScale));
+                best = best.closer(replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, startupScale));
             }
         }
         double startupScale = best.startupScale();
         for (double durationScale : DURATION_SCALES) {
             if (best.error() > GOOD_ENOUGH) {
-                best = better(best, replay(recording, times, recorded, asRecorded, settings, resolution, costs, durationScale, startupScale));
+                best = best.closer(replay(recording, times, recorded, asRecorded, settings, resolution, costs, durationScale, startupScale));
             }
         }
         return best;
-    }
-
-    private static Calibration better(Calibration a, Calibration b) {
-        return b.error() < a.error() ? b : a;
     }
 
     private static Calibration replay(RecordedCluster recording, double[] times, RecordedPolicy recorded, PolicyGrid.Policy asRecorded,
