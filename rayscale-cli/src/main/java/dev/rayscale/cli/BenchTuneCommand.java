@@ -91,18 +91,12 @@ public class BenchTuneCommand implements Callable<Integer> {
             for (int repeat = 0; repeat < repeats; repeat++) {
                 Duration later = Duration.ofMillis((long) (repeat * span * 1000));
                 for (ClusterSnapshot snapshot : snapshots) {
-                    ClusterSnapshot moved = later(snapshot, later, repeat * (long) snapshots.size());
+                    ClusterSnapshot moved = SyntheticHistory.moved(snapshot, snapshot.cluster(), snapshot.sequence() + repeat * (long) snapshots.size(),
+                            snapshot.observedAt().plus(later));
                     exporter.write(SyntheticHistory.record(moved, moved.observedAt().toEpochMilli()));
                 }
             }
         }
-    }
-
-    private static ClusterSnapshot later(ClusterSnapshot snapshot, Duration by, long sequences) {
-        long sequence = snapshot.sequence() + sequences;
-        return new ClusterSnapshot(snapshot.schemaVersion(), snapshot.cluster().id() + "@" + sequence, snapshot.cluster(), sequence,
-                snapshot.observedAt().plus(by), snapshot.sources(), snapshot.policy(), snapshot.headGroup(), snapshot.workerGroups(),
-                snapshot.nodes(), snapshot.pendingPods(), snapshot.demand(), snapshot.versions());
     }
 
     /** One group of 1-CPU pods that take 20 s to start: 4 tasks of 20 s every 90 s, and 24 tasks of 2 min every half hour. */

@@ -102,10 +102,7 @@ final class SyntheticHistory {
             Map<String, String> decisionIds, Map<String, Planner> planners) {
         if (event instanceof ClusterSnapshot template) {
             Instant observedAt = template.observedAt().plus(shift);
-            long sequence = observedAt.toEpochMilli();
-            ClusterSnapshot snapshot = new ClusterSnapshot(template.schemaVersion(), ref.id() + "@" + sequence, ref, sequence, observedAt,
-                    template.sources(), template.policy(), template.headGroup(), template.workerGroups(), template.nodes(),
-                    template.pendingPods(), template.demand());
+            ClusterSnapshot snapshot = moved(template, ref, observedAt.toEpochMilli(), observedAt);
             snapshots.put(template.id(), snapshot);
             return snapshot;
         }
@@ -122,6 +119,13 @@ final class SyntheticHistory {
                 snapshots.get(template.snapshotId()).id(),
                 template.outcome(), template.reason(), template.cause(), template.resourceVersionBefore(), template.resourceVersionAfter(), template.groups(),
                 template.receivedAt().plus(shift), template.completedAt().plus(shift), template.attempts(), template.dryRun());
+    }
+
+    /** The snapshot as if taken of {@code ref} at {@code observedAt}, as its {@code sequence}th: all else as it was. */
+    static ClusterSnapshot moved(ClusterSnapshot template, ClusterRef ref, long sequence, Instant observedAt) {
+        return new ClusterSnapshot(template.schemaVersion(), ref.id() + "@" + sequence, ref, sequence, observedAt, template.sources(),
+                template.policy(), template.headGroup(), template.workerGroups(), template.nodes(), template.pendingPods(), template.demand(),
+                template.versions());
     }
 
     /** The event as a recorded record of its topic, written at {@code timestamp}, with the headers the services write. */

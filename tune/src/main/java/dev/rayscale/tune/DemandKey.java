@@ -12,10 +12,6 @@ record DemandKey(Resources shape, List<LabelSelector> selectors, String gangStra
         return new DemandKey(shape, List.copyOf(selectors), null);
     }
 
-    boolean gang() {
-        return gangStrategy != null;
-    }
-
     /** The resource whose use tells how long this work runs: an accelerator if it asks for one, else CPU, else its first. */
     String keyResource() {
         for (String accelerator : NodeCost.ACCELERATORS) {

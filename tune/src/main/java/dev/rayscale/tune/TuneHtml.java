@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
@@ -22,7 +23,7 @@ public final class TuneHtml {
     }
 
     static String page(TuneReport report) {
-        List<Outcome> all = new java.util.ArrayList<>(report.outcomes());
+        List<Outcome> all = new ArrayList<>(report.outcomes());
         all.add(report.baseline());
         List<Outcome> front = report.front().stream().sorted(Comparator.comparingDouble(outcome -> outcome.figures().cost())).toList();
         SvgChart chart = new SvgChart("cost (node-cost x hours)", "task wait p95 (s)")

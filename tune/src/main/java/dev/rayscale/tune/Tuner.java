@@ -69,10 +69,6 @@ public final class Tuner {
         return List.copyOf(snapshotted);
     }
 
-    public int policies() {
-        return grid.size();
-    }
-
     public TuneReport tune(String cluster, PlannerSettings settings) {
         RecordedCluster recording = recording(cluster);
         // Every policy is tried on the first snapshot before anything is replayed: a value that makes no policy fails now.
@@ -85,7 +81,8 @@ public final class Tuner {
         RecordedPolicy recorded = new RecordedPolicy(recording.first());
         Map<String, Double> costs = recording.nodeCosts();
         PolicyGrid.Policy asRecorded = new PolicyGrid.Policy(List.of(), PolicyOverrides.parse(List.of()));
-        Calibration calibration = calibrate(recording, times, recorded, asRecorded, settings, resolution, costs);
+        Calibration calibration = calibrate((durationScale, startupScale) -> replay(recording, times, recorded, asRecorded, settings,
+                resolution, costs, durationScale, startupScale));
         Reconstruction reconstruction = calibration.reconstruction();
         // Each policy's replay is a simulated cluster of its own, deterministic whatever runs beside it: one per core.
         List<Outcome> outcomes = grid.parallelStream().map(policy -> new Outcome(policy,
@@ -111,18 +108,23 @@ public final class Tuner {
         return recording;
     }
 
-    private static Calibration calibrate(RecordedCluster recording, double[] times, RecordedPolicy recorded, PolicyGrid.Policy asRecorded,
-            PlannerSettings settings, double resolution, Map<String, Double> costs) {
-        Calibration best = replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, 1);
+    /** The recorded policy replayed on the reconstruction, its estimates stretched by these. */
+    private interface Trial {
+        Calibration replayed(double durationScale, double startupScale);
+    }
+
+    /** The start-up stretches first, then the durations' with the best start-up, while the closest is more than 3% off. */
+    private static Calibration calibrate(Trial trial) {
+        Calibration best = trial.replayed(1, 1);
         for (double startupScale : STARTUP_SCALES) {
             if (best.error() > GOOD_ENOUGH) {
-                best = best.closer(replay(recording, times, recorded, asRecorded, settings, resolution, costs, 1, startupScale));
+                best = best.closer(trial.replayed(1, startupScale));
             }
         }
         double startupScale = best.startupScale();
         for (double durationScale : DURATION_SCALES) {
             if (best.error() > GOOD_ENOUGH) {
-                best = best.closer(replay(recording, times, recorded, asRecorded, settings, resolution, costs, durationScale, startupScale));
+                best = best.closer(trial.replayed(durationScale, startupScale));
             }
         }
         return best;
