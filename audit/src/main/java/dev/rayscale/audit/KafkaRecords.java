@@ -34,6 +34,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * (the broker's offsets-for-times, so a range costs what it holds, not the whole history), or to the
  * end offsets taken at the start. Partitions are assigned, not subscribed: no consumer group, nothing
  * committed. Records are merged across partitions by timestamp; a partition that runs ahead is paused.
+ * <p>
+ * A record's timestamp is its producer's clock, so a partition's timestamps are not in offset order: a record retried
+ * for minutes, or sent by a replica whose clock is behind, lands after records stamped later. {@code --from}'s offset is
+ * exact (the first record stamped at or after it; any later one stamped before is filtered out), but {@code --to}'s is
+ * not: records stamped before it can follow the first one stamped after it. So a partition is read on to the first
+ * record stamped {@link #OUT_OF_ORDER} after {@code --to}, and what lies beyond the range is filtered out.
  */
 public final class KafkaRecords implements RecordSource {
 
@@ -46,6 +52,12 @@ public final class KafkaRecords implements RecordSource {
      * so what is held is kept small: a partition holds at most this many plus one poll's.
      */
     private static final int PAUSE_AT = 32;
+    /**
+     * How far out of order a partition's timestamps are read past {@code --to}: an hour, as far ahead of the broker's clock
+     * as a broker (4.0 and later, {@code log.message.timestamp.after.max.ms}) accepts a record's timestamp, and far beyond
+     * a producer's retries (two minutes, {@code delivery.timeout.ms}) and any clock skew worth the name.
+     */
+    static final Duration OUT_OF_ORDER = Duration.ofHours(1);
     private static final Duration SILENCE_LIMIT = Duration.ofSeconds(60);
     private static final int HANDED_BATCH = 256;
     private static final int HANDED_BATCHES = 2;
@@ -265,7 +277,8 @@ public final class KafkaRecords implements RecordSource {
         Map<TopicPartition, Long> starts = offsetsAt(partitions, selection.from() == null ? null : selection.from().toEpochMilli(),
                 consumer.beginningOffsets(partitions));
         Map<TopicPartition, Long> latest = consumer.endOffsets(partitions);
-        Map<TopicPartition, Long> ends = offsetsAt(partitions, selection.to() == null ? null : selection.to().toEpochMilli(), latest);
+        Map<TopicPartition, Long> ends = offsetsAt(partitions, selection.to() == null ? null : selection.to().plus(OUT_OF_ORDER).toEpochMilli(),
+                latest);
         Map<TopicPartition, Long> range = new HashMap<>();
         for (TopicPartition partition : partitions) {
             if (starts.get(partition) < ends.get(partition)) {

@@ -11,10 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -119,6 +121,31 @@ class KafkaRecordsTest {
 
         assertThat(audit.chains.get(0).decision().id()).isEqualTo(third.get("id").asText());
         assertThat(audit.totals.records).isLessThan(produced / 2);
+    }
+
+    /**
+     * A record stamped after {@code --to} does not hide the records written after it but stamped in the range (a producer's
+     * retries, a clock behind): the broker's offset for {@code --to} is that of the first record stamped at or after it.
+     */
+    @Test
+    void recordsStampedOutOfOrderAreReadUpToTheirRange() throws Exception {
+        String cluster = "default/out-of-order-" + UUID.randomUUID();
+        Instant now = Instant.now();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestKafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+            for (Instant stamped : List.of(now.plus(Duration.ofMinutes(30)), now, now.plusMillis(1))) {
+                producer.send(new ProducerRecord<>(Topics.SNAPSHOTS, null, stamped.toEpochMilli(), cluster,
+                        stamped.toString().getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
+            }
+        }
+        Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
+        List<String> read = new ArrayList<>();
+        try (KafkaRecords source = new KafkaRecords(client, new Selection(Set.of(cluster), now, now.plusSeconds(1)))) {
+            source.forEach(record -> read.add(new String(record.value(), StandardCharsets.UTF_8)));
+        }
+
+        assertThat(read).containsExactly(now.toString(), now.plusMillis(1).toString());
     }
 
     private static String replay(RecordSource source) {
