@@ -71,13 +71,13 @@ final class CatchUp implements AutoCloseable {
 
     /** The end offset of every partition of the groups' topics now, or null if the broker cannot say. */
     private Map<TopicPartition, Long> ends() {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        for (String topic : groupTopics.values()) {
-            for (int partition = 0; partition < Topics.PARTITIONS; partition++) {
-                latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
-            }
-        }
         try {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            Topics.partitions(admin, groupTopics.values()).forEach((topic, partitions) -> {
+                for (int partition = 0; partition < partitions; partition++) {
+                    latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+                }
+            });
             Map<TopicPartition, Long> ends = new HashMap<>();
             for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> end
                     : admin.listOffsets(latest).all().get(3, TimeUnit.SECONDS).entrySet()) {

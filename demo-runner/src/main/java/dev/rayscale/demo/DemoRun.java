@@ -101,8 +101,7 @@ public final class DemoRun implements AutoCloseable {
         try {
             out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + workDir.resolve("logs") + ")");
             run.services.startAll(Map.of(RayscaleServices.Service.PLANNER, options.plannerOptions()));
-            Topics.awaitAssigned(bootstrapServers, List.of("rayscale-scaling-planner-" + clusterName, "rayscale-k8s-actuator-" + clusterName),
-                    Duration.ofSeconds(60));
+            Topics.awaitAssigned(bootstrapServers, run.services.groupTopics(), Duration.ofSeconds(60));
             run.awaitGcs(Duration.ofSeconds(30));
             run.began = Instant.now();
             run.simulator.begin();

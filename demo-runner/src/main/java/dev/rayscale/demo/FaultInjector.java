@@ -71,8 +71,7 @@ final class FaultInjector implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
         this.out = out;
         this.simSeconds = simSeconds;
-        this.catchUp = new CatchUp(bootstrapServers, trail,
-                Map.of(services.group(Service.PLANNER), Topics.SNAPSHOTS, services.group(Service.ACTUATOR), Topics.DECISIONS));
+        this.catchUp = new CatchUp(bootstrapServers, trail, services.groupTopics());
     }
 
     void start() {

@@ -61,8 +61,7 @@ public final class FleetDemoRun implements AutoCloseable {
         try {
             out.accept("starting demand-collector, scaling-planner and k8s-actuator (logs in " + run.logs + ")");
             run.services.startAll();
-            Topics.awaitAssigned(bootstrapServers, List.of("rayscale-scaling-planner-" + scenario.name(), "rayscale-k8s-actuator-" + scenario.name()),
-                    Duration.ofSeconds(60));
+            Topics.awaitAssigned(bootstrapServers, run.services.groupTopics(), Duration.ofSeconds(60));
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (!run.fleet.gcsUp() && System.nanoTime() < deadline) {
                 Thread.sleep(50);

@@ -313,6 +313,11 @@ public final class RayscaleServices implements AutoCloseable {
         };
     }
 
+    /** Each consumer group of this run and the topic it reads. */
+    public Map<String, String> groupTopics() {
+        return Map.of(group(Service.PLANNER), dev.rayscale.events.Topics.SNAPSHOTS, group(Service.ACTUATOR), dev.rayscale.events.Topics.DECISIONS);
+    }
+
     /** Stops every service at once (each takes its own time to leave its consumer group). */
     @Override
     public void close() {

@@ -1,8 +1,11 @@
 package dev.rayscale.demo;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,29 +29,26 @@ public final class Topics {
     }
 
     /**
-     * Waits until each consumer group is stable with every partition of its topic assigned, twice in a row
-     * (a service with several consumers joins them one by one, each join a rebalance): the services are
-     * then really listening.
+     * Waits until each consumer group is stable with every partition of its topic assigned, twice in a row (a service with
+     * several consumers joins them one by one, each join a rebalance): the services are then really listening. A topic
+     * counts the partitions it has, whatever created it (on a shared broker, maybe not these services). Fails, saying what
+     * it saw last, when the groups are not ready in time (a service that never listens is not one to measure).
+     *
+     * @param groupTopics each consumer group and the topic it reads
      */
-    static void awaitAssigned(String bootstrapServers, List<String> groups, Duration within) {
-        awaitAssigned(bootstrapServers, groups, PARTITIONS, within);
-    }
-
-    /**
-     * As {@link #awaitAssigned(String, List, java.time.Duration)}, for topics of {@code partitions} partitions; fails, saying
-     * what it saw last, when the groups are not ready in time (a service that never listens is not one to measure).
-     */
-    public static void awaitAssigned(String bootstrapServers, List<String> groups, int partitions, Duration within) {
+    public static void awaitAssigned(String bootstrapServers, Map<String, String> groupTopics, Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         String seen = "nothing yet";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            Map<String, Integer> partitions = partitions(admin, groupTopics.values());
             int stableRounds = 0;
             while (System.nanoTime() < deadline) {
-                var described = admin.describeConsumerGroups(groups).all().get(10, TimeUnit.SECONDS);
+                var described = admin.describeConsumerGroups(groupTopics.keySet()).all().get(10, TimeUnit.SECONDS);
                 boolean assigned = described.values().stream().allMatch(group -> group.groupState() == GroupState.STABLE
-                        && assignedPartitions(group) == partitions);
+                        && assignedPartitions(group) == partitions.get(groupTopics.get(group.groupId())));
                 seen = described.values().stream().map(group -> group.groupId() + " " + group.groupState() + " with "
-                        + assignedPartitions(group) + " partition(s) assigned").toList().toString();
+                        + assignedPartitions(group) + " of " + partitions.get(groupTopics.get(group.groupId())) + " partition(s) assigned")
+                        .sorted().toList().toString();
                 stableRounds = assigned ? stableRounds + 1 : 0;
                 if (stableRounds >= 2) {
                     return;
@@ -57,28 +57,25 @@ public final class Topics {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the consumer groups " + groups, e);
+            throw new IllegalStateException("interrupted while waiting for the consumer groups " + groupTopics.keySet(), e);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot describe the consumer groups", e);
         }
-        throw new IllegalStateException("the consumer groups were not stable with all " + partitions + " partitions assigned within "
-                + within + "; last seen: " + seen);
+        throw new IllegalStateException("the consumer groups were not stable with all their partitions assigned within " + within
+                + "; last seen: " + seen);
     }
 
     private static int assignedPartitions(ConsumerGroupDescription group) {
         return group.members().stream().mapToInt(member -> member.assignment().topicPartitions().size()).sum();
     }
 
-    /** How many partitions {@code topic} has. */
-    public static int partitions(String bootstrapServers, String topic) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).partitions().size();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing " + topic, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot describe topic " + topic, e);
-        }
+    /** How many partitions each of {@code topics} has. */
+    static Map<String, Integer> partitions(Admin admin, Collection<String> topics) throws ExecutionException, InterruptedException,
+            TimeoutException {
+        Map<String, Integer> partitions = new HashMap<>();
+        admin.describeTopics(Set.copyOf(topics)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .forEach((topic, description) -> partitions.put(topic, description.partitions().size()));
+        return partitions;
     }
 
     static void create(String bootstrapServers) {

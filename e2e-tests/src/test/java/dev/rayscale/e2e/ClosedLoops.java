@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 /** Starting closed-loop runs, and what every run must show. */
@@ -35,7 +36,7 @@ final class ClosedLoops {
 
     static DemoRun start(Workload workload, double speed, String cluster, String bootstrapServers, DemoRun.Options options)
             throws Exception {
-        String unique = cluster + "-" + Long.toHexString(System.nanoTime()).substring(8);
+        String unique = cluster + "-" + runSuffix();
         return DemoRun.start(workload, speed, unique, bootstrapServers, ROOT, Files.createTempDirectory("rayscale-e2e"),
                 System.out::println, options);
     }
@@ -46,10 +47,15 @@ final class ClosedLoops {
      */
     static FleetDemoRun startFleet(String shipped) throws Exception {
         FleetScenario scenario = FleetScenario.shipped(shipped);
-        FleetScenario unique = new FleetScenario(scenario.name() + "-" + Long.toHexString(System.nanoTime()).substring(8),
+        FleetScenario unique = new FleetScenario(scenario.name() + "-" + runSuffix(),
                 scenario.description(), 20, scenario.maxSeconds(), scenario.members());
         return FleetDemoRun.start(unique, TestKafka.bootstrapServers(), ROOT, Files.createTempDirectory("rayscale-e2e"),
                 System.out::println, false);
+    }
+
+    /** Six random hex digits: 16 million names, so that a broker kept between runs does not meet one again. */
+    private static String runSuffix() {
+        return UUID.randomUUID().toString().substring(0, 6);
     }
 
     /** What every fleet run must show: no invariant broken, nothing applied twice or lost, no ERROR line. */

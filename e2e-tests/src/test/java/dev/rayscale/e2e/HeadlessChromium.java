@@ -10,17 +10,22 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -198,19 +203,52 @@ final class HeadlessChromium implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the browser with every process it started (the renderers and the GPU process outlive the main one for a moment
+     * and keep writing to the profile), then deletes the profile; a file that vanishes while it is walked is already gone.
+     */
     @Override
     public void close() throws IOException {
         socket.abort();
-        process.destroy();
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        List<ProcessHandle> processes = new ArrayList<>(process.descendants().toList());
+        processes.add(process.toHandle());
+        processes.forEach(ProcessHandle::destroy);
+        for (ProcessHandle handle : processes) {
+            awaitExit(handle);
+        }
+        Files.walkFileTree(profile, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                Files.deleteIfExists(file);
+                return FileVisitResult.CONTINUE;
             }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException failure) throws IOException {
+                if (failure instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw failure;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException failure) throws IOException {
+                Files.deleteIfExists(directory);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    private static void awaitExit(ProcessHandle handle) {
+        try {
+            handle.onExit().get(10, TimeUnit.SECONDS);
+        } catch (TimeoutException stillRunning) {
+            handle.destroyForcibly();
+            handle.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(timedOut -> handle).join();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("waiting for Chromium's process " + handle.pid() + " to exit", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-        try (var files = Files.walk(profile)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         }
     }
 }

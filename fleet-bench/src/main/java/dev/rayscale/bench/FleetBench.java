@@ -100,8 +100,6 @@ public final class FleetBench {
         FleetLoad load = new FleetLoad(settings.clusters(), settings.largest(), settings.bigClusters(), settings.clusters() / settings.changesPerSecond(),
                 settings.seed());
         Topics.create(bootstrapServers, PARTITIONS);
-        // On a broker shared with other work the topics may exist already, with partitions of their own number.
-        int partitions = Topics.partitions(bootstrapServers, dev.rayscale.events.Topics.SNAPSHOTS);
         out.accept(String.format(Locale.ROOT, "starting %d simulated clusters (%d of 2,000 workers; %,d workers at most) ...",
                 settings.clusters(), settings.bigClusters(), load.maxWorkers()));
         try (Fleet fleet = Fleet.start(load.workloads(), TICK, SIMULATOR_THREADS)) {
@@ -117,8 +115,7 @@ public final class FleetBench {
                 for (Member member : members) {
                     services.start(member, options.getOrDefault(member.service(), List.of()));
                 }
-                Topics.awaitAssigned(bootstrapServers, List.of(services.group(Service.PLANNER), services.group(Service.ACTUATOR)), partitions,
-                        Duration.ofSeconds(60));
+                Topics.awaitAssigned(bootstrapServers, services.groupTopics(), Duration.ofSeconds(60));
                 return measure(load, fleet, services, members, options);
             }
         }
