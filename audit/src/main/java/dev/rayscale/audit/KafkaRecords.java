@@ -2,6 +2,7 @@ package dev.rayscale.audit;
 
 import dev.rayscale.events.Topics;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -274,11 +275,10 @@ public final class KafkaRecords implements RecordSource {
         for (String topic : TOPICS) {
             topics.getOrDefault(topic, List.of()).forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
         }
-        Map<TopicPartition, Long> starts = offsetsAt(partitions, selection.from() == null ? null : selection.from().toEpochMilli(),
-                consumer.beginningOffsets(partitions));
         Map<TopicPartition, Long> latest = consumer.endOffsets(partitions);
-        Map<TopicPartition, Long> ends = offsetsAt(partitions, selection.to() == null ? null : selection.to().plus(OUT_OF_ORDER).toEpochMilli(),
-                latest);
+        Map<TopicPartition, Long> starts = selection.from() == null ? consumer.beginningOffsets(partitions)
+                : offsetsAt(partitions, selection.from(), latest);
+        Map<TopicPartition, Long> ends = selection.to() == null ? latest : offsetsAt(partitions, selection.to().plus(OUT_OF_ORDER), latest);
         Map<TopicPartition, Long> range = new HashMap<>();
         for (TopicPartition partition : partitions) {
             if (starts.get(partition) < ends.get(partition)) {
@@ -290,19 +290,15 @@ public final class KafkaRecords implements RecordSource {
         return range;
     }
 
-    /** The first offset at or after {@code time} per partition, the fallback where there is none (or no time). */
-    private Map<TopicPartition, Long> offsetsAt(List<TopicPartition> partitions, Long time, Map<TopicPartition, Long> fallback) {
-        if (time == null) {
-            return fallback;
-        }
+    /** The first offset stamped at or after {@code time} per partition, its end offset where none is. */
+    private Map<TopicPartition, Long> offsetsAt(List<TopicPartition> partitions, Instant time, Map<TopicPartition, Long> ends) {
         Map<TopicPartition, Long> query = new HashMap<>();
-        partitions.forEach(partition -> query.put(partition, time));
+        partitions.forEach(partition -> query.put(partition, time.toEpochMilli()));
         Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(query);
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         Map<TopicPartition, Long> offsets = new HashMap<>();
         for (TopicPartition partition : partitions) {
             OffsetAndTimestamp at = found.get(partition);
-            offsets.put(partition, at != null ? at.offset() : end.get(partition));
+            offsets.put(partition, at != null ? at.offset() : ends.get(partition));
         }
         return offsets;
     }

@@ -10,12 +10,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -23,12 +19,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Debian's Chromium, headless, driven over the Chrome DevTools Protocol (a WebSocket, JSON messages): opens a page,
@@ -205,7 +200,7 @@ final class HeadlessChromium implements AutoCloseable {
 
     /**
      * Stops the browser with every process it started (the renderers and the GPU process outlive the main one for a moment
-     * and keep writing to the profile), then deletes the profile; a file that vanishes while it is walked is already gone.
+     * and keep writing to the profile), then deletes the profile.
      */
     @Override
     public void close() throws IOException {
@@ -216,39 +211,14 @@ final class HeadlessChromium implements AutoCloseable {
         for (ProcessHandle handle : processes) {
             awaitExit(handle);
         }
-        Files.walkFileTree(profile, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                Files.deleteIfExists(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException failure) throws IOException {
-                if (failure instanceof NoSuchFileException) {
-                    return FileVisitResult.CONTINUE;
-                }
-                throw failure;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path directory, IOException failure) throws IOException {
-                Files.deleteIfExists(directory);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        // Kafka's recursive delete: a file that vanishes while it is walked counts as deleted.
+        Utils.delete(profile.toFile());
     }
 
     private static void awaitExit(ProcessHandle handle) {
-        try {
-            handle.onExit().get(10, TimeUnit.SECONDS);
-        } catch (TimeoutException stillRunning) {
+        if (handle.onExit().completeOnTimeout(handle, 10, TimeUnit.SECONDS).join().isAlive()) {
             handle.destroyForcibly();
-            handle.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(timedOut -> handle).join();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("waiting for Chromium's process " + handle.pid() + " to exit", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            handle.onExit().completeOnTimeout(handle, 10, TimeUnit.SECONDS).join();
         }
     }
 }
